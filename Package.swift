@@ -1,0 +1,81 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// The same strict settings for every Swift target: Swift 6 language mode (complete concurrency
+/// checking) and upcoming features that keep imports honest.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Tributary",
+    products: [
+        .executable(name: "tributary", targets: ["tributary"]),
+        .library(name: "TributarySyndication", targets: ["TributarySyndication"]),
+        .library(name: "TributaryCore", targets: ["TributaryCore"]),
+    ],
+    targets: [
+        // C libraries from Debian, each imported by exactly one Swift module.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "CTributaryCurl", dependencies: ["CCurl"]),
+
+        // Pure Swift building blocks.
+        .target(name: "TributaryModel"),
+        .target(name: "TributaryJSON"),
+        .target(name: "TributaryYAML", dependencies: ["CYAML"]),
+        .target(name: "TributarySyndication", dependencies: ["TributaryModel", "TributaryJSON"]),
+
+        // The engine and its I/O.
+        .target(name: "TributaryCore", dependencies: ["TributaryModel", "TributaryYAML", "TributarySyndication"]),
+        .target(name: "TributaryHTTP", dependencies: ["TributaryCore", "CCurl", "CTributaryCurl"]),
+
+        // Adapters: one module per folder under Plugins/.
+        .target(
+            name: "FeedAdapters",
+            dependencies: ["TributaryCore", "TributarySyndication", "TributaryJSON"],
+            path: "Plugins/Feed"
+        ),
+
+        // The command line: argument parsing, commands, the adapter registry.
+        .target(
+            name: "TributaryCLI",
+            dependencies: ["TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters"]
+        ),
+        .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
+
+        // Tests: one target per module, shared helpers in TestSupport.
+        .target(name: "TestSupport", dependencies: ["TributaryCore", "TributaryModel"], path: "Tests/TestSupport"),
+        .testTarget(name: "TributaryModelTests", dependencies: ["TributaryModel"]),
+        .testTarget(name: "TributaryJSONTests", dependencies: ["TributaryJSON"]),
+        .testTarget(name: "TributaryYAMLTests", dependencies: ["TributaryYAML"]),
+        .testTarget(
+            name: "TributarySyndicationTests",
+            dependencies: ["TributarySyndication", "TributaryModel", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TributaryCoreTests",
+            dependencies: ["TributaryCore", "TributaryModel", "TributaryYAML", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "TributaryHTTPTests", dependencies: ["TributaryHTTP", "TributaryCore", "TestSupport"]),
+        .testTarget(
+            name: "FeedAdaptersTests",
+            dependencies: ["FeedAdapters", "TributaryCore", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TributaryCLITests",
+            dependencies: ["TributaryCLI", "tributary", "TestSupport", "TributarySyndication", "TributaryModel"],
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

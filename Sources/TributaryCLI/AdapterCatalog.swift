@@ -1,0 +1,11 @@
+import FeedAdapters
+public import TributaryCore
+
+/// Every adapter compiled into this `tributary`. The only place that names them all: adding an
+/// adapter means adding one line here.
+public enum AdapterCatalog {
+    /// The registry the commands use.
+    public static let registry = AdapterRegistry([
+        JSONFeedAdapter.self
+    ])
+}

@@ -1,0 +1,38 @@
+/// Declares one option of a command: a flag (`--quiet`) or an option taking a value (`--config FILE`).
+public struct OptionSpec: Sendable, Equatable {
+    /// Long name without dashes, e.g. `"config"` for `--config`.
+    public var long: String
+    /// Optional one-character alias, e.g. `"c"` for `-c`.
+    public var short: Character?
+    /// Placeholder for the value shown in help and errors (e.g. `"FILE"`); nil makes the option a flag.
+    public var valueName: String?
+    /// One-line description shown in help.
+    public var help: String
+    /// Whether values accumulate; otherwise the last occurrence wins.
+    public var repeatable: Bool
+    /// Default shown in help as "(default: …)"; display only, the parser never applies it.
+    public var defaultValue: String?
+
+    /// Creates an option; leave `valueName` nil for a flag.
+    public init(
+        long: String,
+        short: Character? = nil,
+        valueName: String? = nil,
+        help: String = "",
+        repeatable: Bool = false,
+        defaultValue: String? = nil
+    ) {
+        self.long = long
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+        self.repeatable = repeatable
+        self.defaultValue = defaultValue
+    }
+
+    /// Whether the option takes a value (it has a `valueName`).
+    public var takesValue: Bool { valueName != nil }
+
+    /// The conventional `-h, --help` flag; add it to each command that should accept it.
+    public static let help = OptionSpec(long: "help", short: "h", help: "Show this help and exit.")
+}

@@ -1,0 +1,138 @@
+public import Foundation
+import TributaryCore
+
+/// The `tributary` command line: finds the command, parses its arguments, runs it and returns
+/// the exit status. Everything it prints goes through a `Console`, so tests can run it in-process.
+public enum CommandLineTool {
+    /// The program name used in messages.
+    static let programName = "tributary"
+
+    /// The commands, in the order `--help` lists them.
+    static let commands: [CommandEntry] = [
+        CommandEntry(RunCommand.self), CommandEntry(CheckCommand.self), CommandEntry(AdaptersCommand.self),
+        CommandEntry(VersionCommand.self), CommandEntry(HelpCommand.self),
+    ]
+
+    /// Runs the command line (without the program name) and returns the exit status.
+    public static func main(
+        _ arguments: [String], console: any Console = StandardConsole(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async -> Int32 {
+        let context = CommandContext(console: console, environment: environment)
+        guard let first = arguments.first else {
+            console.diagnostic(overview())
+            return ExitStatus.usage.rawValue
+        }
+        switch first {
+        case "-h", "--help":
+            console.output(overview() + "\n")
+            return ExitStatus.success.rawValue
+        case "-V", "--version":
+            return await VersionCommand.execute(ParsedArgumentsFactory.empty, context: context)
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.spec.name == first }) else {
+            var message = first.hasPrefix("-") ? "'\(first)' must come after a command" : "unknown command '\(first)'"
+            if let suggestion = Spelling.suggestion(for: first, among: commands.map(\.spec.name)) {
+                message += "; did you mean '\(suggestion)'?"
+            }
+            console.diagnostic(UsageError(messages: [message]).rendered(programName: programName, commandName: nil))
+            return ExitStatus.usage.rawValue
+        }
+        let rest = Array(arguments.dropFirst())
+        let scanned = ArgumentParser.scan(rest, for: command.spec)
+        if scanned.arguments.flag("help") {
+            console.output(ArgumentParser.help(for: command.spec, programName: programName) + "\n")
+            return ExitStatus.success.rawValue
+        }
+        guard scanned.errors.isEmpty else {
+            console.diagnostic(UsageError(messages: scanned.errors).rendered(programName: programName, commandName: command.spec.name))
+            return ExitStatus.usage.rawValue
+        }
+        return await command.execute(scanned.arguments, context)
+    }
+
+    /// The text of `tributary --help`.
+    static func overview() -> String {
+        let width = commands.map(\.spec.name.count).max() ?? 0
+        var lines = [
+            "Tributary \(Tributary.version): combine feeds and sites into one river (Atom, JSON Feed, terminal).",
+            "",
+            "Usage: \(programName) <command> [options]",
+            "",
+            "Commands:",
+        ]
+        for command in commands {
+            lines.append("  " + command.spec.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.spec.abstract)
+        }
+        lines += [
+            "",
+            "Run '\(programName) <command> --help' for a command's options.",
+            "",
+            "Exit status:",
+            "  0  success",
+            "  1  configuration or usage error (nothing fetched or written)",
+            "  2  partial failure (some sources failed; outputs written from the others)",
+            "  3  nothing could be produced (every source failed, or no output could be written)",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// What every command gets besides its arguments.
+struct CommandContext: Sendable {
+    let console: any Console
+    let environment: [String: String]
+
+    /// A logger that writes to standard error at the level the flags ask for.
+    func logger(level: Logger.Level) -> Logger {
+        let console = console
+        return Logger(minimumLevel: level) { record in
+            var line = record.level >= .warning ? "\(record.level): " : ""
+            if let source = record.source { line += "[\(source)] " }
+            console.diagnostic(line + record.message)
+        }
+    }
+
+    /// Loads the configuration, printing every error; nil when it is invalid.
+    func loadConfiguration(_ arguments: ParsedArguments) -> Configuration? {
+        let path = CommonOptions.configPath(arguments)
+        let loader = ConfigLoader(registry: AdapterCatalog.registry, environment: environment)
+        do {
+            return try loader.load(file: path)
+        } catch {
+            for problem in error.errors { console.diagnostic(problem.description) }
+            let count = error.errors.count
+            console.diagnostic("\(CommandLineTool.programName): \(count) error\(count == 1 ? "" : "s") in \(path)")
+            return nil
+        }
+    }
+}
+
+/// One subcommand.
+protocol Command: Sendable {
+    /// Its name, options and help.
+    static var spec: CommandSpec { get }
+    /// Runs it with parsed arguments and returns the exit status.
+    static func execute(_ arguments: ParsedArguments, context: CommandContext) async -> Int32
+}
+
+/// A command's spec and entry point, as values (calling a static async requirement through an
+/// existential metatype crashes the Swift 6.3 compiler's SILGen).
+struct CommandEntry: Sendable {
+    let spec: CommandSpec
+    let execute: @Sendable (ParsedArguments, CommandContext) async -> Int32
+
+    init<C: Command>(_ command: C.Type) {
+        spec = command.spec
+        execute = { arguments, context in await command.execute(arguments, context: context) }
+    }
+}
+
+/// Parsed arguments for commands called without any.
+enum ParsedArgumentsFactory {
+    static var empty: ParsedArguments {
+        (try? ArgumentParser.parse([], for: CommandSpec(name: "")).get()) ?? ArgumentParser.scan([], for: CommandSpec(name: "")).arguments
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import TributaryCore
+
+/// `tributary adapters`: list the adapters and their options.
+enum AdaptersCommand: Command {
+    static let spec = CommandSpec(
+        name: "adapters",
+        abstract: "List the source adapters and the options each accepts.",
+        options: [OptionSpec.help])
+
+    static func execute(_ arguments: ParsedArguments, context: CommandContext) async -> Int32 {
+        context.console.output(listing(AdapterCatalog.registry))
+        return ExitStatus.success.rawValue
+    }
+
+    /// The listing: each adapter with its summary and an aligned table of options.
+    static func listing(_ registry: AdapterRegistry) -> String {
+        var text = ""
+        for adapter in registry.adapters {
+            text += adapter.kind
+            if !adapter.aliases.isEmpty { text += " (also: \(adapter.aliases.joined(separator: ", ")))" }
+            text += "\n  \(adapter.summary)\n"
+            let rows = adapter.options.map { option -> (String, String, String) in
+                var detail = option.help
+                if option.isRequired {
+                    detail += " (required)"
+                } else if let value = option.defaultValue {
+                    detail += " (default: \(value))"
+                }
+                return (option.name, option.kind.name, detail)
+            }
+            text += table(rows)
+            text += "\n"
+        }
+        text += "Every source also accepts:\n"
+        text += table([
+            ("name", "string", "the source's unique name (required)"),
+            ("adapter", "string", "one of the adapters above (required)"),
+            ("enabled", "boolean", "whether the source runs (default: true)"),
+            ("max_items", "integer", "the most items the source contributes (default: defaults.max_items or all)"),
+            ("timeout", "duration", "how long one fetch attempt may take (default: defaults.timeout, 30s)"),
+            ("weight", "number", "the source's weight when ranking and merging duplicates (default: 1)"),
+            ("tags", "list of strings", "tags added to every item of the source"),
+            ("timezone", "string", "IANA zone for dates without one (default: defaults.timezone or UTC)"),
+        ])
+        return text
+    }
+
+    private static func table(_ rows: [(String, String, String)]) -> String {
+        let nameWidth = rows.map(\.0.count).max() ?? 0
+        let typeWidth = rows.map(\.1.count).max() ?? 0
+        return rows.map { name, type, help in
+            "    " + name.padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0)
+                + type.padding(toLength: typeWidth + 2, withPad: " ", startingAt: 0) + help + "\n"
+        }.joined()
+    }
+}

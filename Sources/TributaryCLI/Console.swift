@@ -1,0 +1,56 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where the command line writes: data to standard output, diagnostics to standard error.
+public protocol Console: Sendable {
+    /// Writes data (listings, JSON) to standard output.
+    func output(_ text: String)
+    /// Writes a diagnostic line (or lines) to standard error.
+    func diagnostic(_ text: String)
+    /// Whether standard error is a terminal (progress and colours only then).
+    var diagnosticsAreTerminal: Bool { get }
+}
+
+/// The process's real standard output and standard error.
+public struct StandardConsole: Console {
+    /// Creates the console of this process.
+    public init() {}
+
+    public func output(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    public func diagnostic(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    public var diagnosticsAreTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+}
+
+/// A console that keeps what was written, for tests and embedding.
+public final class CapturedConsole: Console {
+    // Protected by the mutex: commands may write from several tasks.
+    private let state = Mutex<(output: String, diagnostics: String)>(("", ""))
+
+    /// Creates an empty capture.
+    public init() {}
+
+    public func output(_ text: String) {
+        state.withLock { $0.output += text }
+    }
+
+    public func diagnostic(_ text: String) {
+        state.withLock { $0.diagnostics += text.hasSuffix("\n") ? text : text + "\n" }
+    }
+
+    public var diagnosticsAreTerminal: Bool { false }
+
+    /// Everything written to standard output.
+    public var standardOutput: String { state.withLock { $0.output } }
+    /// Everything written to standard error.
+    public var standardError: String { state.withLock { $0.diagnostics } }
+}

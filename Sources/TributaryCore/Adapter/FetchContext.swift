@@ -1,0 +1,103 @@
+public import Foundation
+
+/// What the engine gives an adapter for one fetch: the shared fetcher with the source's limits,
+/// the source's settings, the run's clock and a logger.
+public struct FetchContext: Sendable {
+    /// The configured name of the source being fetched.
+    public let sourceName: String
+    /// The folder relative paths resolve against.
+    public let configDirectory: URL
+    /// How long one attempt may take.
+    public let timeout: Duration
+    /// The most items the source may contribute; nil for no limit.
+    public let maxItems: Int?
+    /// The time zone for dates that carry none.
+    public let timeZone: TimeZone
+    /// The moment the run started; relative dates ("3分钟前") count from here.
+    public let now: Date
+    /// Where to report what happens.
+    public let logger: Logger
+    private let fetcher: any Fetcher
+    private let maxResponseBytes: Int
+
+    /// Creates a context; the engine does this for every source, tests may too.
+    public init(
+        sourceName: String, configDirectory: URL, fetcher: any Fetcher, timeout: Duration = .seconds(30),
+        maxItems: Int? = nil, timeZone: TimeZone = .gmt, now: Date = Date(), logger: Logger = .silent,
+        maxResponseBytes: Int = 20 * 1024 * 1024
+    ) {
+        self.sourceName = sourceName
+        self.configDirectory = configDirectory
+        self.fetcher = fetcher
+        self.timeout = timeout
+        self.maxItems = maxItems
+        self.timeZone = timeZone
+        self.now = now
+        self.logger = logger
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    /// Sends a request with the source's timeout and size limit filled in, and returns the
+    /// response whatever its status.
+    public func send(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+        var request = request
+        if request.timeout == nil { request.timeout = timeout }
+        if request.maxBytes == nil { request.maxBytes = maxResponseBytes }
+        logger.debug("\(request.method) \(request.url.absoluteString)", source: sourceName)
+        return try await fetcher.fetch(request)
+    }
+
+    /// Fetches a URL and returns the response when it succeeded (2xx, or 304 to a conditional
+    /// request); any other status is thrown as a `FetchError`.
+    public func get(_ url: URL, headers: [HTTPHeader] = [], validators: CacheValidators? = nil)
+        async throws(FetchError) -> FetchResponse
+    {
+        let response = try await send(FetchRequest(url: url, headers: headers, validators: validators))
+        guard (200..<300).contains(response.status) || (response.isNotModified && validators != nil) else {
+            throw FetchError(url: response.url.absoluteString, reason: .httpStatus(response.status))
+        }
+        return response
+    }
+
+    /// Resolves a reference the way the configuration does: `http(s)` and `file:` URLs as they
+    /// are (a relative `file:` path against the configuration's folder), anything else as a path.
+    public func resolve(_ reference: String) -> URL {
+        URLResolver.resolve(reference, against: configDirectory)
+    }
+}
+
+/// Resolves configuration references (URLs and paths) against the configuration's folder.
+public enum URLResolver {
+    /// `http(s)://…` as written; `file:` and plain paths made absolute against `directory`.
+    public static func resolve(_ reference: String, against directory: URL) -> URL {
+        let lowered = reference.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let url = URL(string: reference) {
+            return url
+        }
+        var path = reference
+        if lowered.hasPrefix("file://") {
+            path = String(reference.dropFirst(7))
+            path = path.removingPercentEncoding ?? path
+        } else if lowered.hasPrefix("file:") {
+            path = String(reference.dropFirst(5))
+            path = path.removingPercentEncoding ?? path
+        }
+        if path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+            path = home + path.dropFirst(1)
+        }
+        if path.hasPrefix("/") {
+            return URL(fileURLWithPath: path).standardizedFileURL
+        }
+        return URL(fileURLWithPath: path, relativeTo: directory).standardizedFileURL
+    }
+
+    /// Whether a reference names something fetchable: `http(s)`, `file:` or a path.
+    public static func scheme(of reference: String) -> String? {
+        guard let colon = reference.firstIndex(of: ":") else { return nil }
+        let scheme = reference[..<colon]
+        guard let first = scheme.first, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return scheme.lowercased()
+    }
+}

@@ -1,0 +1,26 @@
+public import Foundation
+
+/// A validated option value, typed by its declaration.
+public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
+    case string(String)
+    case integer(Int)
+    case number(Double)
+    case boolean(Bool)
+    case duration(Duration)
+    /// A URL made absolute: `http(s)` as written, paths and `file:` resolved against the configuration's folder.
+    case url(URL)
+    case strings([String])
+
+    /// The value as it would be written in YAML.
+    public var description: String {
+        switch self {
+        case .string(let text): text
+        case .integer(let number): String(number)
+        case .number(let number): String(number)
+        case .boolean(let flag): flag ? "true" : "false"
+        case .duration(let duration): DurationParser.format(duration)
+        case .url(let url): url.isFileURL ? url.path : url.absoluteString
+        case .strings(let list): "[" + list.joined(separator: ", ") + "]"
+        }
+    }
+}

@@ -1,0 +1,61 @@
+public import TributaryModel
+
+/// A source adapter: turns what one kind of source speaks into items.
+///
+/// An adapter declares its `kind` (the word after `adapter:` in YAML) and the options it accepts;
+/// the engine validates a source's options against that declaration and builds the adapter with
+/// `init(options:)`, which may reject combinations the declaration cannot express. `fetch(in:)`
+/// then reads the source through the context, never by opening connections of its own, so that
+/// timeouts, size limits, caching and concurrency hold for every adapter alike.
+///
+/// Adapters are values shared across tasks: keep per-fetch state in local variables.
+public protocol SourceAdapter: Sendable {
+    /// The word used as `adapter:` in YAML, e.g. `jsonfeed`.
+    static var kind: String { get }
+    /// Other words that select this adapter, e.g. `feed` for `rss`.
+    static var aliases: [String] { get }
+    /// One line saying what the adapter reads.
+    static var summary: String { get }
+    /// The options the adapter accepts, besides the common ones every source has.
+    static var options: [AdapterOption] { get }
+
+    /// Builds the adapter from validated options; throws a located error for bad combinations.
+    init(options: AdapterOptions) throws(ConfigError)
+
+    /// Reads the source once and returns its items, feed metadata and any problems met.
+    func fetch(in context: FetchContext) async throws -> SourceResult
+}
+
+extension SourceAdapter {
+    /// No aliases unless the adapter declares some.
+    public static var aliases: [String] { [] }
+}
+
+/// What one fetch of a source produced.
+public struct SourceResult: Sendable {
+    /// The items, in the source's order.
+    public var items: [Item]
+    /// What the source says about itself, when it says anything.
+    public var feed: FeedInfo?
+    /// Problems that did not stop the fetch (recovered parse errors, skipped items).
+    public var problems: [Problem]
+
+    /// Creates a result.
+    public init(items: [Item], feed: FeedInfo? = nil, problems: [Problem] = []) {
+        self.items = items
+        self.feed = feed
+        self.problems = problems
+    }
+}
+
+/// An adapter's own failure: the source answered, but not with what the adapter can read.
+public struct AdapterError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, naming the field or URL concerned.
+    public var message: String
+
+    /// Creates an adapter error.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,47 @@
+/// A problem with the configuration, located at the line and column where it is.
+///
+/// Rendered like a compiler diagnostic: `feeds.yaml:12:5: error: unknown key 'urll'; did you mean 'url'?`
+public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The configuration file, as the user named it.
+    public var file: String
+    /// The line, from 1; nil when the problem is with the file as a whole.
+    public var line: Int?
+    /// The column, from 1, counted in Unicode scalars.
+    public var column: Int?
+    /// What is wrong and, where it helps, what was expected.
+    public var message: String
+
+    /// Creates an error at a position in a file.
+    public init(file: String, line: Int?, column: Int?, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `file:line:column: error: message`.
+    public var description: String {
+        var location = file
+        if let line {
+            location += ":\(line)"
+            if let column { location += ":\(column)" }
+        }
+        return "\(location): error: \(message)"
+    }
+}
+
+/// Every problem found in one configuration, in the order they appear in the file.
+public struct ConfigErrors: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The problems, sorted by position.
+    public var errors: [ConfigError]
+
+    /// Wraps a list of problems, sorting them by position.
+    public init(_ errors: [ConfigError]) {
+        self.errors = errors.sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
+    }
+
+    /// One line per problem.
+    public var description: String {
+        errors.map(\.description).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,323 @@
+public import Foundation
+import TributaryModel
+import TributaryYAML
+
+/// Reads `feeds.yaml` into a validated `Configuration`, reporting every problem it finds with
+/// file, line and column.
+public struct ConfigLoader: Sendable {
+    /// The keys allowed at the top of the file.
+    static let topLevelKeys = ["title", "id", "link", "author", "defaults", "sources", "dedup", "ranking", "outputs"]
+    /// The keys of `defaults:`.
+    static let defaultsKeys = ["timeout", "max_items", "jobs", "per_host", "user_agent", "timezone", "max_size"]
+    /// The keys every source accepts besides its adapter's options.
+    static let commonSourceKeys = ["name", "adapter", "enabled", "max_items", "timeout", "weight", "tags", "timezone"]
+
+    /// The adapters sources may name.
+    public var registry: AdapterRegistry
+    /// The variables `${VAR}` reads.
+    public var environment: [String: String]
+
+    /// Creates a loader for the given adapters, reading `${VAR}` from `environment`.
+    public init(registry: AdapterRegistry, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.registry = registry
+        self.environment = environment
+    }
+
+    /// Reads and validates the configuration file at `path` (relative to the working directory).
+    public func load(file path: String) throws(ConfigErrors) -> Configuration {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "does not exist"
+            throw ConfigErrors([
+                ConfigError(file: path, line: nil, column: nil, message: "the configuration file \(reason)")
+            ])
+        }
+        return try load(bytes: [UInt8](data), file: path, directory: url.deletingLastPathComponent())
+    }
+
+    /// Validates configuration text; `file` names it in messages, `directory` anchors relative paths.
+    public func load(text: String, file: String, directory: URL) throws(ConfigErrors) -> Configuration {
+        try load(bytes: Array(text.utf8), file: file, directory: directory)
+    }
+
+    /// Validates configuration bytes (UTF-8); `file` names it in messages, `directory` anchors relative paths.
+    public func load(bytes: [UInt8], file: String, directory: URL) throws(ConfigErrors) -> Configuration {
+        let root: YAMLNode?
+        do {
+            root = try YAML.parse(bytes: bytes, file: file)
+        } catch {
+            throw ConfigErrors([
+                ConfigError(file: file, line: error.mark.line, column: error.mark.column, message: error.message)
+            ])
+        }
+        let reader = ConfigReader(file: file, directory: directory, environment: environment)
+        let configuration = ConfigurationBuilder(reader: reader, registry: registry).build(root)
+        guard reader.errors.isEmpty, let configuration else {
+            throw ConfigErrors(reader.errors)
+        }
+        return configuration
+    }
+}
+
+/// Walks the YAML tree section by section.
+private struct ConfigurationBuilder {
+    let reader: ConfigReader
+    let registry: AdapterRegistry
+
+    func build(_ root: YAMLNode?) -> Configuration? {
+        guard let root else {
+            reader.record(
+                ConfigError(file: reader.file, line: nil, column: nil, message: "the configuration is empty; it needs at least 'sources:'"))
+            return nil
+        }
+        guard let pairs = reader.mapping(root, "the configuration") else { return nil }
+        let keys = reader.keyed(pairs, allowed: ConfigLoader.topLevelKeys, context: "at the top level")
+
+        let title = keys["title"].flatMap { reader.string($0.value, "'title'") } ?? "Tributary"
+        let id = keys["id"].flatMap { reader.string($0.value, "'id'") }
+        let link = keys["link"].flatMap { reader.string($0.value, "'link'") }
+        let author = keys["author"].flatMap { readAuthor($0.value) }
+        let defaults = keys["defaults"].map { readDefaults($0.value) } ?? Defaults()
+        var sources: [SourceConfig] = []
+        if let pair = keys["sources"] {
+            sources = readSources(pair.value, defaults: defaults)
+            if sources.isEmpty, reader.errors.isEmpty {
+                reader.fail(pair.value, "'sources' lists no source; add at least one")
+            }
+        } else {
+            reader.fail(at: root.mark, "the configuration has no 'sources:' list")
+        }
+        let dedup = keys["dedup"].map { readDedup($0.value) } ?? DedupConfig()
+        let ranking = keys["ranking"].map { readRanking($0.value) } ?? RankingConfig()
+        let outputs =
+            keys["outputs"].map { readOutputs($0.value) }
+            ?? [OutputConfig(kind: .stdout, path: nil, displayPath: nil, url: nil, limit: nil, title: nil, format: .text)]
+
+        return Configuration(
+            file: reader.file, directory: reader.directory, title: title, id: id, link: link, author: author,
+            defaults: defaults, sources: sources, dedup: dedup, ranking: ranking, outputs: outputs)
+    }
+
+    private func readAuthor(_ node: YAMLNode) -> Author? {
+        if case .scalar = node.content {
+            return reader.string(node, "'author'").map { Author(name: $0) }
+        }
+        guard let pairs = reader.mapping(node, "'author'") else { return nil }
+        let keys = reader.keyed(pairs, allowed: ["name", "email", "url"], context: "in 'author'")
+        let name = keys["name"].flatMap { reader.string($0.value, "'author.name'") }
+        let email = keys["email"].flatMap { reader.string($0.value, "'author.email'") }
+        let url = keys["url"].flatMap { reader.string($0.value, "'author.url'") }
+        if name == nil { reader.fail(node, "'author' needs a 'name'") }
+        return Author(name: name, url: url ?? email.map { "mailto:" + $0 })
+    }
+
+    private func readDefaults(_ node: YAMLNode) -> Defaults {
+        var defaults = Defaults()
+        guard let pairs = reader.mapping(node, "'defaults'") else { return defaults }
+        let keys = reader.keyed(pairs, allowed: ConfigLoader.defaultsKeys, context: "in 'defaults'")
+        if let node = keys["timeout"]?.value, let value = reader.duration(node, "'timeout'") {
+            defaults.timeout = value
+        }
+        if let node = keys["max_items"]?.value {
+            defaults.maxItems = reader.integer(node, "'max_items'", in: 1...1_000_000)
+        }
+        if let node = keys["jobs"]?.value, let value = reader.integer(node, "'jobs'", in: 1...256) {
+            defaults.jobs = value
+        }
+        if let node = keys["per_host"]?.value, let value = reader.integer(node, "'per_host'", in: 1...64) {
+            defaults.perHost = value
+        }
+        if let node = keys["user_agent"]?.value {
+            defaults.userAgent = reader.string(node, "'user_agent'")
+        }
+        if let node = keys["timezone"]?.value {
+            defaults.timeZone = reader.timeZone(node, "'timezone'")
+        }
+        if let node = keys["max_size"]?.value, let value = reader.byteCount(node, "'max_size'") {
+            defaults.maxResponseBytes = value
+        }
+        return defaults
+    }
+
+    private func readSources(_ node: YAMLNode, defaults: Defaults) -> [SourceConfig] {
+        guard let items = reader.sequence(node, "'sources'") else { return [] }
+        var sources: [SourceConfig] = []
+        var seen: [String: Mark] = [:]
+        for item in items {
+            guard let source = readSource(item, defaults: defaults) else { continue }
+            if let first = seen[source.name] {
+                reader.fail(item, "duplicate source name '\(source.name)' (first used at line \(first.line)); names must be unique")
+                continue
+            }
+            seen[source.name] = item.mark
+            sources.append(source)
+        }
+        return sources
+    }
+
+    private func readSource(_ node: YAMLNode, defaults: Defaults) -> SourceConfig? {
+        guard let pairs = reader.mapping(node, "each source") else { return nil }
+        let errorsBefore = reader.errors.count
+        let nameNode = pairs.first { $0.key.scalar == "name" }?.value
+        let name = nameNode.flatMap { reader.string($0, "'name'") }
+        let label = name.map { "source '\($0)'" } ?? "the source at line \(node.mark.line)"
+        if nameNode == nil { reader.fail(node, "\(label) has no 'name'") }
+        if let name, name.isEmpty, let nameNode { reader.fail(nameNode, "a source's 'name' must not be empty") }
+
+        let adapterNode = pairs.first { $0.key.scalar == "adapter" }?.value
+        var adapterType: (any SourceAdapter.Type)?
+        var adapterKind = ""
+        if let adapterNode, let kind = reader.string(adapterNode, "'adapter'") {
+            adapterKind = kind
+            adapterType = registry.adapter(named: kind)
+            if adapterType == nil {
+                var message = "\(label): unknown adapter '\(kind)'"
+                if let suggestion = Spelling.suggestion(for: kind, among: registry.names) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
+                message += " (run 'tributary adapters' to list them)"
+                reader.fail(adapterNode, message)
+            }
+        } else if adapterNode == nil {
+            reader.fail(node, "\(label) has no 'adapter' (run 'tributary adapters' to list them)")
+        }
+
+        // Common keys and, when the adapter is known, its own options.
+        let optionSpecs = adapterType?.options ?? []
+        var allowed = ConfigLoader.commonSourceKeys
+        if adapterType != nil {
+            allowed += optionSpecs.map(\.name)
+        } else {
+            allowed += pairs.compactMap(\.key.scalar).filter { !allowed.contains($0) }
+        }
+        let context = adapterType.map { "in \(label) (adapter '\($0.kind)')" } ?? "in \(label)"
+        let keys = reader.keyed(pairs, allowed: allowed, context: context)
+
+        let enabled = keys["enabled"].flatMap { reader.boolean($0.value, "'enabled'") } ?? true
+        let maxItems = keys["max_items"].map { reader.integer($0.value, "'max_items'", in: 1...1_000_000) } ?? defaults.maxItems
+        let timeout = keys["timeout"].flatMap { reader.duration($0.value, "'timeout'") } ?? defaults.timeout
+        var weight = 1.0
+        if let node = keys["weight"]?.value, let value = reader.number(node, "'weight'") {
+            if value < 0 { reader.fail(node, "'weight' must not be negative") } else { weight = value }
+        }
+        let tags = keys["tags"].flatMap { reader.strings($0.value, "'tags'") } ?? []
+        let timeZone = keys["timezone"].map { reader.timeZone($0.value, "'timezone'") } ?? defaults.timeZone
+
+        guard let adapterType, let name else { return nil }
+        var values: [String: OptionValue] = [:]
+        var positions: [String: (line: Int, column: Int)] = [:]
+        for spec in optionSpecs {
+            if let pair = keys[spec.name] {
+                positions[spec.name] = (pair.key.mark.line, pair.key.mark.column)
+                if let value = reader.optionValue(pair.value, kind: spec.kind, "'\(spec.name)'") {
+                    values[spec.name] = value
+                }
+            } else if let value = spec.defaultValue {
+                values[spec.name] = value
+            } else if spec.isRequired {
+                reader.fail(node, "\(label): missing required option '\(spec.name)' for adapter '\(adapterType.kind)' (\(spec.help))")
+            }
+        }
+        guard reader.errors.count == errorsBefore else { return nil }
+        let options = AdapterOptions(
+            file: reader.file, sourceName: name, sourcePosition: (node.mark.line, node.mark.column), values: values,
+            positions: positions)
+        let adapter: any SourceAdapter
+        do {
+            adapter = try adapterType.init(options: options)
+        } catch {
+            reader.record(error)
+            return nil
+        }
+        return SourceConfig(
+            name: name, adapter: adapter, adapterKind: adapterKind, enabled: enabled, maxItems: maxItems,
+            timeout: timeout, weight: weight, tags: tags, timeZone: timeZone, options: options, line: node.mark.line)
+    }
+
+    private func readDedup(_ node: YAMLNode) -> DedupConfig {
+        var dedup = DedupConfig()
+        guard let pairs = reader.mapping(node, "'dedup'") else { return dedup }
+        let keys = reader.keyed(pairs, allowed: ["same_url"], context: "in 'dedup'")
+        if let node = keys["same_url"]?.value, let value = reader.boolean(node, "'same_url'") {
+            dedup.sameURL = value
+        }
+        return dedup
+    }
+
+    private func readRanking(_ node: YAMLNode) -> RankingConfig {
+        var ranking = RankingConfig()
+        guard let pairs = reader.mapping(node, "'ranking'") else { return ranking }
+        let keys = reader.keyed(pairs, allowed: ["strategy"], context: "in 'ranking'")
+        if let node = keys["strategy"]?.value,
+            let word = reader.choice(node, "'strategy'", among: RankingConfig.Strategy.allCases.map(\.rawValue)),
+            let strategy = RankingConfig.Strategy(rawValue: word)
+        {
+            ranking.strategy = strategy
+        }
+        return ranking
+    }
+
+    private func readOutputs(_ node: YAMLNode) -> [OutputConfig] {
+        guard let items = reader.sequence(node, "'outputs'") else { return [] }
+        var outputs: [OutputConfig] = []
+        var paths: [String: Int] = [:]
+        for item in items {
+            guard let output = readOutput(item) else { continue }
+            if let path = output.path?.path {
+                if let line = paths[path] {
+                    reader.fail(item, "two outputs write '\(output.displayPath ?? path)' (the other at line \(line))")
+                    continue
+                }
+                paths[path] = item.mark.line
+            }
+            outputs.append(output)
+        }
+        return outputs
+    }
+
+    private func readOutput(_ node: YAMLNode) -> OutputConfig? {
+        guard let pairs = reader.mapping(node, "each output") else { return nil }
+        guard let typeNode = pairs.first(where: { $0.key.scalar == "type" })?.value else {
+            reader.fail(node, "the output has no 'type' (one of: \(OutputConfig.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            return nil
+        }
+        guard let word = reader.choice(typeNode, "'type'", among: OutputConfig.Kind.allCases.map(\.rawValue)),
+            let kind = OutputConfig.Kind(rawValue: word)
+        else { return nil }
+        let allowed =
+            switch kind {
+            case .stdout: ["type", "limit", "title", "format"]
+            case .atom, .jsonfeed: ["type", "limit", "title", "path", "url"]
+            }
+        let keys = reader.keyed(pairs, allowed: allowed, context: "in a '\(kind.rawValue)' output")
+        let limit = keys["limit"].flatMap { reader.integer($0.value, "'limit'", in: 1...10_000_000) }
+        let title = keys["title"].flatMap { reader.string($0.value, "'title'") }
+        let url = keys["url"].flatMap { reader.string($0.value, "'url'") }
+        var format = OutputConfig.Format.text
+        if let node = keys["format"]?.value,
+            let word = reader.choice(node, "'format'", among: OutputConfig.Format.allCases.map(\.rawValue)),
+            let value = OutputConfig.Format(rawValue: word)
+        {
+            format = value
+        }
+        var path: URL?
+        var displayPath: String?
+        if kind != .stdout {
+            if let node = keys["path"]?.value, let text = reader.string(node, "'path'") {
+                if text.isEmpty || text.hasSuffix("/") {
+                    reader.fail(node, "'path' must name a file, found '\(text)'")
+                } else {
+                    path = URLResolver.resolve(text, against: reader.directory)
+                    displayPath = text
+                }
+            } else if keys["path"] == nil {
+                reader.fail(node, "the '\(kind.rawValue)' output needs a 'path' for its file")
+            }
+            if path == nil { return nil }
+        }
+        return OutputConfig(kind: kind, path: path, displayPath: displayPath, url: url, limit: limit, title: title, format: format)
+    }
+}

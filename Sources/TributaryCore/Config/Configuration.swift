@@ -1,0 +1,157 @@
+public import Foundation
+public import TributaryModel
+
+/// A validated configuration: what `feeds.yaml` says, typed, with every path made absolute.
+public struct Configuration: Sendable {
+    /// The configuration file as the user named it (used in messages).
+    public var file: String
+    /// The folder that relative paths and `file:` URLs resolve against.
+    public var directory: URL
+    /// The combined feed's title.
+    public var title: String
+    /// The combined feed's id (an IRI); derived from the output's URL or the title when absent.
+    public var id: String?
+    /// The combined feed's home page.
+    public var link: String?
+    /// The combined feed's author (Atom requires one).
+    public var author: Author?
+    /// Settings every source inherits.
+    public var defaults: Defaults
+    /// The sources, in file order, disabled ones included.
+    public var sources: [SourceConfig]
+    /// How duplicates are merged.
+    public var dedup: DedupConfig
+    /// How the river is ordered.
+    public var ranking: RankingConfig
+    /// Where the river goes.
+    public var outputs: [OutputConfig]
+
+    /// The sources that will run.
+    public var enabledSources: [SourceConfig] { sources.filter(\.enabled) }
+}
+
+/// Settings that apply to every source unless the source overrides them.
+public struct Defaults: Sendable, Hashable {
+    /// How long one attempt to fetch may take.
+    public var timeout: Duration = .seconds(30)
+    /// How many items a source may contribute at most; nil for no limit.
+    public var maxItems: Int?
+    /// How many sources are fetched at once.
+    public var jobs: Int = 8
+    /// How many connections one host gets at once.
+    public var perHost: Int = 2
+    /// The User-Agent sent with every request; nil for Tributary's own.
+    public var userAgent: String?
+    /// The time zone for dates that carry none (IANA name); nil for UTC.
+    public var timeZone: String?
+    /// The largest response body accepted, in bytes.
+    public var maxResponseBytes: Int = 20 * 1024 * 1024
+
+    /// Settings with their documented defaults.
+    public init() {}
+}
+
+/// One entry of `sources:`.
+public struct SourceConfig: Sendable {
+    /// Creates a source entry; the loader does this, and tests may too.
+    public init(
+        name: String, adapter: any SourceAdapter, adapterKind: String? = nil, enabled: Bool = true,
+        maxItems: Int? = nil, timeout: Duration = .seconds(30), weight: Double = 1, tags: [String] = [],
+        timeZone: String? = nil, options: AdapterOptions, line: Int = 1
+    ) {
+        self.name = name
+        self.adapter = adapter
+        self.adapterKind = adapterKind ?? type(of: adapter).kind
+        self.enabled = enabled
+        self.maxItems = maxItems
+        self.timeout = timeout
+        self.weight = weight
+        self.tags = tags
+        self.timeZone = timeZone
+        self.options = options
+        self.line = line
+    }
+
+    /// The unique name of the source; items carry it as `source`.
+    public var name: String
+    /// The adapter kind as written (`jsonfeed`, `rss`, `qdaily`, …).
+    public var adapterKind: String
+    /// The adapter, built from the source's options.
+    public var adapter: any SourceAdapter
+    /// Whether the source runs.
+    public var enabled: Bool
+    /// How many items the source contributes at most; nil for no limit.
+    public var maxItems: Int?
+    /// How long one fetch attempt may take.
+    public var timeout: Duration
+    /// The source's weight in ranking and when choosing among duplicates (1 is neutral).
+    public var weight: Double
+    /// Tags added to every item of the source.
+    public var tags: [String]
+    /// The time zone for dates that carry none (IANA name); nil for UTC.
+    public var timeZone: String?
+    /// The adapter's own options, validated against its declaration.
+    public var options: AdapterOptions
+    /// Where the source's entry starts in the file.
+    public var line: Int
+}
+
+/// The `dedup:` section.
+public struct DedupConfig: Sendable, Hashable {
+    /// Whether items are merged when their links are the same after normalization.
+    public var sameURL: Bool = true
+
+    /// The documented defaults.
+    public init() {}
+}
+
+/// The `ranking:` section.
+public struct RankingConfig: Sendable, Hashable {
+    /// How the river is ordered.
+    public enum Strategy: String, Sendable, Hashable, CaseIterable {
+        /// Newest first.
+        case date
+    }
+
+    /// How the river is ordered.
+    public var strategy: Strategy = .date
+
+    /// The documented defaults.
+    public init() {}
+}
+
+/// One entry of `outputs:`.
+public struct OutputConfig: Sendable, Hashable {
+    /// The kind of output.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Atom 1.0 to a file.
+        case atom
+        /// JSON Feed 1.1 to a file.
+        case jsonfeed
+        /// A listing on standard output.
+        case stdout
+    }
+
+    /// What the listing on standard output looks like.
+    public enum Format: String, Sendable, Hashable, CaseIterable {
+        /// A readable list for a person.
+        case text
+        /// JSON Feed 1.1.
+        case json
+    }
+
+    /// The kind of output.
+    public var kind: Kind
+    /// The file to write (absolute); nil for `stdout`.
+    public var path: URL?
+    /// The path as written in the configuration, for messages.
+    public var displayPath: String?
+    /// The public URL of the file, written as the feed's self link.
+    public var url: String?
+    /// The most items written; nil for all.
+    public var limit: Int?
+    /// A title for this output instead of the configuration's.
+    public var title: String?
+    /// The listing's format, for `stdout`.
+    public var format: Format
+}

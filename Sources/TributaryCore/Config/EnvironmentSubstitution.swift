@@ -1,0 +1,66 @@
+import Foundation
+
+/// Expands `${VAR}` and `${VAR:-default}` in configuration values; `$$` is a literal `$`.
+///
+/// Only values are expanded, never keys, so the shape of the configuration cannot depend on the
+/// environment. A `$` not followed by `{` or `$` is kept as it is.
+struct EnvironmentSubstitution {
+    /// The variables to read.
+    let environment: [String: String]
+
+    /// Why an expansion failed.
+    enum Failure: Error, Equatable {
+        case unset(String)
+        case unterminated
+        case badName(String)
+    }
+
+    /// The text with every reference replaced.
+    func expand(_ text: String) -> Result<String, Failure> {
+        guard text.contains("$") else { return .success(text) }
+        var output = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            guard character == "$" else {
+                output.append(character)
+                index = text.index(after: index)
+                continue
+            }
+            let next = text.index(after: index)
+            if next < text.endIndex, text[next] == "$" {
+                output.append("$")
+                index = text.index(after: next)
+                continue
+            }
+            guard next < text.endIndex, text[next] == "{" else {
+                output.append("$")
+                index = next
+                continue
+            }
+            guard let close = text[next...].firstIndex(of: "}") else { return .failure(.unterminated) }
+            let body = text[text.index(after: next)..<close]
+            let name: Substring
+            let fallback: Substring?
+            if let separator = body.range(of: ":-") {
+                name = body[..<separator.lowerBound]
+                fallback = body[separator.upperBound...]
+            } else {
+                name = body
+                fallback = nil
+            }
+            guard let first = name.first, first == "_" || (first.isASCII && first.isLetter),
+                name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
+            else { return .failure(.badName(String(name))) }
+            if let value = environment[String(name)], !(value.isEmpty && fallback != nil) {
+                output += value
+            } else if let fallback {
+                output += fallback
+            } else {
+                return .failure(.unset(String(name)))
+            }
+            index = text.index(after: close)
+        }
+        return .success(output)
+    }
+}

@@ -1,0 +1,19 @@
+/// Choices for one run that the command line makes, not the configuration.
+public struct RunOptions: Sendable {
+    /// How many sources are fetched at once; nil for the configuration's `jobs`.
+    public var jobs: Int?
+    /// Only these sources run (by name); nil for all enabled sources.
+    public var onlySources: [String]?
+    /// Overrides the format of `stdout` outputs, and adds one when the configuration has none.
+    public var standardOutputFormat: OutputConfig.Format?
+    /// Skips writing files (`--dry-run`): sources are read and the river built, nothing written.
+    public var dryRun: Bool
+
+    /// Runs everything as configured.
+    public init(jobs: Int? = nil, onlySources: [String]? = nil, standardOutputFormat: OutputConfig.Format? = nil, dryRun: Bool = false) {
+        self.jobs = jobs
+        self.onlySources = onlySources
+        self.standardOutputFormat = standardOutputFormat
+        self.dryRun = dryRun
+    }
+}

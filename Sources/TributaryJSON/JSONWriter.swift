@@ -1,0 +1,166 @@
+/// Serialises ``JSONValue``s to JSON text.
+///
+/// Keys are written in stored order and numbers as their exact text. Strings escape `"`, `\`
+/// and control characters (as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`) plus U+2028/U+2029
+/// (as `\u2028`/`\u2029`, safe for JavaScript); `/` and other non-ASCII text are written as-is in UTF-8.
+public struct JSONWriter: Sendable {
+    /// The layout of the output.
+    public enum Style: Sendable, Hashable {
+        /// No whitespace at all.
+        case compact
+        /// Two-space indentation, `"key": value`, one member per line, and a trailing newline.
+        case pretty
+    }
+
+    /// Returns `value` as JSON text (pretty output ends with a newline).
+    public static func string(from value: JSONValue, style: Style = .pretty) -> String {
+        String(decoding: bytes(from: value, style: style), as: UTF8.self)
+    }
+
+    /// Appends `value` as JSON text to `output` (pretty output ends with a newline).
+    public static func write(_ value: JSONValue, into output: inout String, style: Style = .pretty) {
+        output.append(String(decoding: bytes(from: value, style: style), as: UTF8.self))
+    }
+
+    /// Returns `value` as UTF-8 encoded JSON (pretty output ends with a newline), e.g. for `Data(bytes)`.
+    public static func bytes(from value: JSONValue, style: Style = .pretty) -> [UInt8] {
+        var emitter = Emitter(pretty: style == .pretty)
+        emitter.emit(value, level: 0)
+        if style == .pretty {
+            emitter.output.append(0x0A)
+        }
+        return emitter.output
+    }
+}
+
+/// Builds JSON output into a byte buffer.
+private struct Emitter {
+    var output: [UInt8] = []
+    let pretty: Bool
+
+    init(pretty: Bool) {
+        self.pretty = pretty
+        output.reserveCapacity(256)
+    }
+
+    mutating func emit(_ value: JSONValue, level: Int) {
+        switch value {
+        case .null:
+            append("null")
+        case .bool(let flag):
+            append(flag ? "true" : "false")
+        case .number(let number):
+            appendUTF8(of: number.text)
+        case .string(let string):
+            emitString(string)
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                append("[]")
+                return
+            }
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                newline(level: level + 1)
+                emit(element, level: level + 1)
+            }
+            newline(level: level)
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            guard !object.isEmpty else {
+                append("{}")
+                return
+            }
+            output.append(UInt8(ascii: "{"))
+            var first = true
+            for (key, member) in object {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                newline(level: level + 1)
+                emitString(key)
+                output.append(UInt8(ascii: ":"))
+                if pretty { output.append(0x20) }
+                emit(member, level: level + 1)
+            }
+            newline(level: level)
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func newline(level: Int) {
+        guard pretty else { return }
+        output.append(0x0A)
+        output.append(contentsOf: repeatElement(0x20, count: 2 * level))
+    }
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    private mutating func appendUTF8(of text: String) {
+        if let done = text.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) {
+            return done
+        }
+        output.append(contentsOf: text.utf8)
+    }
+
+    private mutating func emitString(_ string: String) {
+        output.append(UInt8(ascii: "\""))
+        let escaped: Void? = string.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
+        if escaped == nil {
+            Array(string.utf8).withUnsafeBufferPointer { appendEscaped($0) }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var chunkStart = 0
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2 {
+                index += 1
+                continue
+            }
+            if byte == 0xE2 {
+                // U+2028 / U+2029 are E2 80 A8 / E2 80 A9.
+                guard index + 2 < count, bytes[index + 1] == 0x80,
+                    bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
+                else {
+                    index += 1
+                    continue
+                }
+                flush(bytes, from: chunkStart, to: index)
+                append(bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029")
+                index += 3
+                chunkStart = index
+                continue
+            }
+            flush(bytes, from: chunkStart, to: index)
+            switch byte {
+            case 0x22: append("\\\"")
+            case 0x5C: append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0x08: append("\\b")
+            case 0x0C: append("\\f")
+            default:
+                append("\\u00")
+                output.append(Self.hexDigits[Int(byte >> 4)])
+                output.append(Self.hexDigits[Int(byte & 0x0F)])
+            }
+            index += 1
+            chunkStart = index
+        }
+        flush(bytes, from: chunkStart, to: count)
+    }
+
+    private mutating func flush(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to stop: Int) {
+        guard start < stop else { return }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<stop]))
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}

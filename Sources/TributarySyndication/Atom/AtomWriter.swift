@@ -1,0 +1,212 @@
+public import Foundation
+public import TributaryModel
+
+/// Writes Atom 1.0 (RFC 4287) documents that validate against the RFC's RELAX NG schema.
+///
+/// Every entry gets the required `id`, `title` and `updated`; content goes out as escaped HTML;
+/// `<source>` names the feed the entry came from; merged duplicates become `link rel="related"`.
+public struct AtomWriter: Sendable {
+    /// The combined feed's own metadata.
+    public struct Head: Sendable {
+        /// The feed's id, an IRI.
+        public var id: String
+        /// The feed's title.
+        public var title: String
+        /// The feed's author; Atom requires one unless every entry has its own.
+        public var author: Author
+        /// The public URL of this document (`link rel="self"`).
+        public var selfURL: String?
+        /// The site the feed belongs to (`link rel="alternate"`).
+        public var homePageURL: String?
+        /// A subtitle.
+        public var subtitle: String?
+        /// When the feed changed; the newest entry's date is a good choice.
+        public var updated: Date
+
+        /// Creates feed metadata.
+        public init(
+            id: String, title: String, author: Author, selfURL: String? = nil, homePageURL: String? = nil,
+            subtitle: String? = nil, updated: Date
+        ) {
+            self.id = id
+            self.title = title
+            self.author = author
+            self.selfURL = selfURL
+            self.homePageURL = homePageURL
+            self.subtitle = subtitle
+            self.updated = updated
+        }
+    }
+
+    /// The generator's name and version, written as `<generator>`.
+    public var generatorVersion: String
+    /// What each source says about itself, by source name, for `<source>`.
+    public var sources: [String: FeedInfo]
+    /// The date given to entries that carry none (the time the run started).
+    public var fallbackDate: Date
+
+    /// Creates a writer.
+    public init(generatorVersion: String, sources: [String: FeedInfo] = [:], fallbackDate: Date) {
+        self.generatorVersion = generatorVersion
+        self.sources = sources
+        self.fallbackDate = fallbackDate
+    }
+
+    /// The whole document, UTF-8 text.
+    public func document(head: Head, items: [Item]) -> String {
+        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"
+        element("id", head.id, into: &xml, indent: 1)
+        xml += "  <title type=\"text\">\(XMLEscaping.text(head.title))</title>\n"
+        if let subtitle = head.subtitle, !subtitle.isEmpty {
+            xml += "  <subtitle type=\"text\">\(XMLEscaping.text(subtitle))</subtitle>\n"
+        }
+        element("updated", RFC3339.string(from: head.updated), into: &xml, indent: 1)
+        person("author", head.author, into: &xml, indent: 1)
+        if let selfURL = head.selfURL, !selfURL.isEmpty {
+            xml += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(XMLEscaping.attribute(selfURL))\"/>\n"
+        }
+        if let home = head.homePageURL, !home.isEmpty {
+            xml += "  <link rel=\"alternate\" type=\"text/html\" href=\"\(XMLEscaping.attribute(home))\"/>\n"
+        }
+        xml += "  <generator version=\"\(XMLEscaping.attribute(generatorVersion))\">Tributary</generator>\n"
+        var usedIDs = Set<String>()
+        for item in items {
+            entry(item, usedIDs: &usedIDs, into: &xml)
+        }
+        xml += "</feed>\n"
+        return xml
+    }
+
+    private func entry(_ item: Item, usedIDs: inout Set<String>, into xml: inout String) {
+        xml += "  <entry>\n"
+        var id = AtomWriter.entryID(for: item)
+        if usedIDs.contains(id) {
+            id = AtomWriter.qualifiedID(for: item)
+        }
+        usedIDs.insert(id)
+        element("id", id, into: &xml, indent: 2)
+        xml += "    <title type=\"text\">\(XMLEscaping.text(AtomWriter.title(of: item)))</title>\n"
+        element("updated", RFC3339.string(from: item.updated ?? item.published ?? fallbackDate), into: &xml, indent: 2)
+        if let published = item.published {
+            element("published", RFC3339.string(from: published), into: &xml, indent: 2)
+        }
+        for author in item.authors where !author.isEmpty {
+            person("author", author, into: &xml, indent: 2)
+        }
+        if let url = item.url, !url.isEmpty {
+            xml += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(XMLEscaping.attribute(url))\"/>\n"
+        }
+        for attachment in item.attachments where !attachment.url.isEmpty {
+            xml += "    <link rel=\"enclosure\" href=\"\(XMLEscaping.attribute(attachment.url))\""
+            if !attachment.mimeType.isEmpty { xml += " type=\"\(XMLEscaping.attribute(attachment.mimeType))\"" }
+            if let size = attachment.sizeInBytes, size >= 0 { xml += " length=\"\(size)\"" }
+            if let title = attachment.title, !title.isEmpty { xml += " title=\"\(XMLEscaping.attribute(title))\"" }
+            xml += "/>\n"
+        }
+        for duplicate in item.duplicates {
+            guard let url = duplicate.url, !url.isEmpty else { continue }
+            xml += "    <link rel=\"related\" href=\"\(XMLEscaping.attribute(url))\""
+            let title = [duplicate.title, "(\(duplicate.source))"].compactMap { $0 }.joined(separator: " ")
+            xml += " title=\"\(XMLEscaping.attribute(title))\"/>\n"
+        }
+        for tag in item.tags where !tag.isEmpty {
+            xml += "    <category term=\"\(XMLEscaping.attribute(tag))\"/>\n"
+        }
+        if let summary = item.summary, !summary.isEmpty {
+            xml += "    <summary type=\"text\">\(XMLEscaping.text(summary))</summary>\n"
+        }
+        if let html = item.contentHTML, !html.isEmpty {
+            xml += "    <content type=\"html\">\(XMLEscaping.text(html))</content>\n"
+        } else if item.url == nil || item.url?.isEmpty == true {
+            // RFC 4287 §4.1.1.1: an entry without content needs an alternate link.
+            xml += "    <content type=\"text\">\(XMLEscaping.text(item.summary ?? item.title ?? ""))</content>\n"
+        }
+        source(for: item.source, into: &xml)
+        xml += "  </entry>\n"
+    }
+
+    private func source(for name: String, into xml: inout String) {
+        let info = sources[name]
+        xml += "    <source>\n"
+        if let feedURL = info?.feedURL, !feedURL.isEmpty {
+            element("id", feedURL, into: &xml, indent: 3)
+        }
+        xml += "      <title type=\"text\">\(XMLEscaping.text(info?.title.flatMap { $0.isEmpty ? nil : $0 } ?? name))</title>\n"
+        if let home = info?.homePageURL, !home.isEmpty {
+            xml += "      <link rel=\"alternate\" type=\"text/html\" href=\"\(XMLEscaping.attribute(home))\"/>\n"
+        }
+        if let feedURL = info?.feedURL, !feedURL.isEmpty {
+            xml += "      <link rel=\"self\" href=\"\(XMLEscaping.attribute(feedURL))\"/>\n"
+        }
+        if let updated = info?.updated {
+            element("updated", RFC3339.string(from: updated), into: &xml, indent: 3)
+        }
+        xml += "    </source>\n"
+    }
+
+    private func person(_ tag: String, _ author: Author, into xml: inout String, indent: Int) {
+        let pad = String(repeating: "  ", count: indent)
+        let name = author.name.flatMap { $0.isEmpty ? nil : $0 } ?? author.url ?? "unknown"
+        xml += "\(pad)<\(tag)>\n\(pad)  <name>\(XMLEscaping.text(name))</name>\n"
+        if let url = author.url, !url.isEmpty {
+            if url.lowercased().hasPrefix("mailto:") {
+                let address = String(url.dropFirst(7))
+                if address.contains("@") { xml += "\(pad)  <email>\(XMLEscaping.text(address))</email>\n" }
+            } else {
+                xml += "\(pad)  <uri>\(XMLEscaping.text(url))</uri>\n"
+            }
+        }
+        xml += "\(pad)</\(tag)>\n"
+    }
+
+    private func element(_ name: String, _ value: String, into xml: inout String, indent: Int) {
+        xml += String(repeating: "  ", count: indent) + "<\(name)>\(XMLEscaping.text(value))</\(name)>\n"
+    }
+
+    /// An entry's title: its own, else the start of its summary, else empty.
+    static func title(of item: Item) -> String {
+        if let title = item.title, !title.isEmpty { return title }
+        guard let summary = item.summary, !summary.isEmpty else { return "" }
+        return summary.count > 80 ? String(summary.prefix(80)) + "…" : summary
+    }
+
+    /// The entry id: the item's id when it is already an absolute IRI, else a URN built from
+    /// the source name and the id.
+    public static func entryID(for item: Item) -> String {
+        isAbsoluteIRI(item.id) ? item.id : qualifiedID(for: item)
+    }
+
+    /// `urn:tributary:<source>:<id>`, percent-encoded, unique across sources.
+    static func qualifiedID(for item: Item) -> String {
+        "urn:tributary:" + URNEncoding.encode(item.source) + ":" + URNEncoding.encode(item.id)
+    }
+
+    /// Whether the text starts with a URI scheme and has no spaces (`https://…`, `urn:…`, `tag:…`).
+    static func isAbsoluteIRI(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
+        let scheme = text[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return false }
+        let rest = text[text.index(after: colon)...]
+        return !rest.isEmpty && !text.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "\"" })
+    }
+}
+
+/// Percent-encoding for the parts of a URN: unreserved characters stay, everything else is encoded.
+enum URNEncoding {
+    static func encode(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                output += String(format: "%%%02X", byte)
+            }
+        }
+        return output
+    }
+}

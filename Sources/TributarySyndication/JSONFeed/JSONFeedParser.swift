@@ -1,0 +1,158 @@
+public import Foundation
+import TributaryJSON
+import TributaryModel
+
+/// Reads JSON Feed 1.0 and 1.1 documents leniently: numbers where strings belong, 1.0's
+/// `author` beside 1.1's `authors`, missing ids, and items that are not objects are all read or
+/// reported, never fatal. Tributary's own `_tributary` extension is read back too.
+public struct JSONFeedParser: Sendable {
+    /// The source name given to every item.
+    public var source: String
+    /// The zone for dates written without an offset.
+    public var timeZone: TimeZone
+
+    /// Creates a parser that labels items with `source`.
+    public init(source: String, timeZone: TimeZone = .gmt) {
+        self.source = source
+        self.timeZone = timeZone
+    }
+
+    /// Parses a document; throws only when it is not JSON or not a JSON Feed at all.
+    public func parse(_ bytes: [UInt8]) throws(FeedParseError) -> ParsedFeed {
+        let root: JSONValue
+        do {
+            root = try JSON.parse(bytes)
+        } catch {
+            throw FeedParseError("not valid JSON: \(error.message)", line: error.line, column: error.column)
+        }
+        guard case .object(let object) = root else {
+            throw FeedParseError("a JSON Feed must be an object, found \(JSONFeedParser.kind(of: root))")
+        }
+        var problems: [Problem] = []
+        let versionText = object["version"]?.string
+        var version: String?
+        if let versionText, versionText.hasPrefix("https://jsonfeed.org/version/") {
+            version = String(versionText.dropFirst("https://jsonfeed.org/version/".count))
+        } else if object["items"] != nil {
+            problems.append(Problem(.warning, "missing or unknown 'version' (\(versionText ?? "none")); read as JSON Feed 1.1"))
+        } else {
+            throw FeedParseError("not a JSON Feed: no 'version' and no 'items'")
+        }
+        let info = FeedInfo(
+            title: object["title"]?.text, homePageURL: object["home_page_url"]?.text, feedURL: object["feed_url"]?.text,
+            description: object["description"]?.text, authors: authors(object), icon: object["icon"]?.text,
+            favicon: object["favicon"]?.text, language: object["language"]?.text)
+
+        var items: [Item] = []
+        switch object["items"] {
+        case .array(let values)?:
+            items.reserveCapacity(values.count)
+            for (index, value) in values.enumerated() {
+                guard case .object(let entry) = value else {
+                    problems.append(Problem(.error, "item \(index + 1) is \(JSONFeedParser.kind(of: value)), not an object; skipped"))
+                    continue
+                }
+                items.append(item(entry, index: index, problems: &problems))
+            }
+        case nil:
+            problems.append(Problem(.error, "the feed has no 'items' array"))
+        case let other?:
+            problems.append(Problem(.error, "'items' is \(JSONFeedParser.kind(of: other)), not an array"))
+        }
+        return ParsedFeed(format: .jsonFeed, version: version, info: info, items: items, problems: problems)
+    }
+
+    private func item(_ entry: JSONObject, index: Int, problems: inout [Problem]) -> Item {
+        let url = entry["url"]?.text ?? entry["external_url"]?.text
+        let title = entry["title"]?.text
+        var id = entry["id"]?.text ?? ""
+        if id.isEmpty {
+            id = url ?? StableID.digest(url ?? "", title ?? "", entry["content_html"]?.text ?? entry["content_text"]?.text ?? "")
+            problems.append(Problem(.warning, "item \(index + 1) has no 'id'; using \(url == nil ? "a digest of its content" : "its url")"))
+        }
+        var item = Item(id: id, source: source, url: url, title: title)
+        item.contentHTML = entry["content_html"]?.text
+        let text = entry["content_text"]?.text
+        if item.contentHTML == nil, let text, !text.isEmpty {
+            item.contentHTML = HTMLText.paragraphs(fromPlainText: text)
+        }
+        item.summary = entry["summary"]?.text ?? text ?? item.contentHTML.map { HTMLText.plainText(fromHTML: $0) }
+        item.image = entry["image"]?.text ?? entry["banner_image"]?.text
+        item.published = date(entry["date_published"], "date_published", index: index, problems: &problems)
+        item.updated = date(entry["date_modified"], "date_modified", index: index, problems: &problems)
+        item.authors = authors(entry)
+        if case .array(let tags)? = entry["tags"] {
+            var seen = Set<String>()
+            item.tags = tags.compactMap(\.text).filter { !$0.isEmpty && seen.insert($0).inserted }
+        }
+        if case .array(let values)? = entry["attachments"] {
+            item.attachments = values.compactMap { value in
+                guard let url = value["url"]?.text, !url.isEmpty else { return nil }
+                return Attachment(
+                    url: url, mimeType: value["mime_type"]?.text ?? "", title: value["title"]?.text,
+                    sizeInBytes: value["size_in_bytes"]?.int, durationInSeconds: value["duration_in_seconds"]?.int)
+            }
+        }
+        if case .object(let extensionObject)? = entry["_tributary"] {
+            readExtension(extensionObject, into: &item)
+        }
+        return item
+    }
+
+    private func readExtension(_ object: JSONObject, into item: inout Item) {
+        item.score = object["score"]?.double
+        if case .object(let metrics)? = object["metrics"] {
+            for (key, value) in metrics { if let number = value.int { item.metrics[key] = number } }
+        }
+        if case .object(let extras)? = object["extras"] {
+            for (key, value) in extras {
+                switch value {
+                case .string(let text): item.extras[key] = .string(text)
+                case .bool(let flag): item.extras[key] = .bool(flag)
+                case .number(let number):
+                    if let int = number.int {
+                        item.extras[key] = .int(int)
+                    } else if let double = number.double {
+                        item.extras[key] = .double(double)
+                    }
+                default: break
+                }
+            }
+        }
+        if case .array(let duplicates)? = object["duplicates"] {
+            item.duplicates = duplicates.compactMap { value in
+                guard let source = value["source"]?.text else { return nil }
+                return DuplicateReference(source: source, url: value["url"]?.text, title: value["title"]?.text)
+            }
+        }
+    }
+
+    private func date(_ value: JSONValue?, _ field: String, index: Int, problems: inout [Problem]) -> Date? {
+        guard let text = value?.text, !text.isEmpty else { return nil }
+        if let date = RFC3339.date(from: text, defaultZone: timeZone) { return date }
+        problems.append(Problem(.warning, "item \(index + 1): '\(field)' is not an RFC 3339 date: '\(text)'"))
+        return nil
+    }
+
+    private func authors(_ object: JSONObject) -> [Author] {
+        var values: [JSONValue] = []
+        if case .array(let list)? = object["authors"] { values = list }
+        if values.isEmpty, let single = object["author"] { values = [single] }
+        return values.compactMap { value in
+            if let name = value.string { return Author(name: name) }
+            let author = Author(name: value["name"]?.text, url: value["url"]?.text, avatar: value["avatar"]?.text)
+            return author.isEmpty ? nil : author
+        }
+    }
+
+    private static func kind(of value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

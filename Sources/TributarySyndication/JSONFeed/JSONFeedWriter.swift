@@ -1,0 +1,124 @@
+import Foundation
+import TributaryJSON
+public import TributaryModel
+
+/// Writes JSON Feed 1.1 documents, with Tributary's extras under `_tributary` in each item.
+public struct JSONFeedWriter: Sendable {
+    /// The version URL written as `version`.
+    public static let versionURL = "https://jsonfeed.org/version/1.1"
+
+    /// Whether items carry the `_tributary` extension object.
+    public var includeExtensions: Bool
+    /// Pretty (indented) or compact output.
+    public var pretty: Bool
+
+    /// Creates a writer.
+    public init(includeExtensions: Bool = true, pretty: Bool = true) {
+        self.includeExtensions = includeExtensions
+        self.pretty = pretty
+    }
+
+    /// The whole document as text.
+    public func document(feed: FeedInfo, items: [Item]) -> String {
+        JSONWriter.string(from: value(feed: feed, items: items), style: pretty ? .pretty : .compact)
+    }
+
+    /// The whole document as a JSON value.
+    func value(feed: FeedInfo, items: [Item]) -> JSONValue {
+        var object = JSONObject()
+        object["version"] = .string(Self.versionURL)
+        object["title"] = .string(feed.title ?? "")
+        set(&object, "home_page_url", feed.homePageURL)
+        set(&object, "feed_url", feed.feedURL)
+        set(&object, "description", feed.description)
+        set(&object, "icon", feed.icon)
+        set(&object, "favicon", feed.favicon)
+        set(&object, "language", feed.language)
+        if !feed.authors.isEmpty { object["authors"] = authors(feed.authors) }
+        object["items"] = .array(items.map(item))
+        return .object(object)
+    }
+
+    private func item(_ item: Item) -> JSONValue {
+        var object = JSONObject()
+        object["id"] = .string(item.id)
+        set(&object, "url", item.url)
+        set(&object, "title", item.title)
+        if let html = item.contentHTML, !html.isEmpty {
+            object["content_html"] = .string(html)
+        } else {
+            // JSON Feed requires content_html or content_text.
+            object["content_text"] = .string(item.summary ?? item.title ?? "")
+        }
+        set(&object, "summary", item.summary)
+        set(&object, "image", item.image)
+        if let published = item.published { object["date_published"] = .string(RFC3339.string(from: published)) }
+        if let updated = item.updated { object["date_modified"] = .string(RFC3339.string(from: updated)) }
+        let people = item.authors.filter { !$0.isEmpty }
+        if !people.isEmpty { object["authors"] = authors(people) }
+        if !item.tags.isEmpty { object["tags"] = .array(item.tags.map(JSONValue.string)) }
+        if !item.attachments.isEmpty { object["attachments"] = .array(item.attachments.map(attachment)) }
+        if includeExtensions { object["_tributary"] = extensionObject(item) }
+        return .object(object)
+    }
+
+    private func extensionObject(_ item: Item) -> JSONValue {
+        var object = JSONObject()
+        object["source"] = .string(item.source)
+        if let score = item.score, score.isFinite { object["score"] = JSONNumber(score).map(JSONValue.number) ?? .null }
+        if !item.metrics.isEmpty {
+            var metrics = JSONObject()
+            for key in item.metrics.keys.sorted() { metrics[key] = .number(JSONNumber(item.metrics[key] ?? 0)) }
+            object["metrics"] = .object(metrics)
+        }
+        if !item.extras.isEmpty {
+            var extras = JSONObject()
+            for key in item.extras.keys.sorted() {
+                switch item.extras[key] {
+                case .string(let text): extras[key] = .string(text)
+                case .int(let number): extras[key] = .number(JSONNumber(number))
+                case .double(let number): extras[key] = JSONNumber(number).map(JSONValue.number) ?? .null
+                case .bool(let flag): extras[key] = .bool(flag)
+                case nil: break
+                }
+            }
+            object["extras"] = .object(extras)
+        }
+        if !item.duplicates.isEmpty {
+            object["duplicates"] = .array(
+                item.duplicates.map { duplicate in
+                    var entry = JSONObject()
+                    entry["source"] = .string(duplicate.source)
+                    if let url = duplicate.url { entry["url"] = .string(url) }
+                    if let title = duplicate.title { entry["title"] = .string(title) }
+                    return .object(entry)
+                })
+        }
+        return .object(object)
+    }
+
+    private func attachment(_ attachment: Attachment) -> JSONValue {
+        var object = JSONObject()
+        object["url"] = .string(attachment.url)
+        object["mime_type"] = .string(attachment.mimeType.isEmpty ? "application/octet-stream" : attachment.mimeType)
+        set(&object, "title", attachment.title)
+        if let size = attachment.sizeInBytes { object["size_in_bytes"] = .number(JSONNumber(size)) }
+        if let duration = attachment.durationInSeconds { object["duration_in_seconds"] = .number(JSONNumber(duration)) }
+        return .object(object)
+    }
+
+    private func authors(_ authors: [Author]) -> JSONValue {
+        .array(
+            authors.map { author in
+                var object = JSONObject()
+                set(&object, "name", author.name)
+                set(&object, "url", author.url)
+                set(&object, "avatar", author.avatar)
+                return .object(object)
+            })
+    }
+
+    private func set(_ object: inout JSONObject, _ key: String, _ value: String?) {
+        if let value, !value.isEmpty { object[key] = .string(value) }
+    }
+}

@@ -1,0 +1,5 @@
+import Foundation
+import TributaryCLI
+
+let status = await CommandLineTool.main(Array(CommandLine.arguments.dropFirst()))
+exit(status)

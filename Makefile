@@ -38,7 +38,7 @@ run: build
 	.build/release/tributary run --config $(CONFIG)
 
 lint:
-	$(SWIFT) format lint --recursive --parallel Package.swift Sources Plugins Tests
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Plugins Tests
 
 # The whole suite: formatting, a warning-free build, every test.
 test: test-deps lint

@@ -48,7 +48,12 @@ let package = Package(
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
 
         // Tests: one target per module, shared helpers in TestSupport.
-        .target(name: "TestSupport", dependencies: ["TributaryCore", "TributaryModel"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["TributaryCore", "TributaryModel"],
+            path: "Tests/TestSupport",
+            resources: [.copy("Resources")]
+        ),
         .testTarget(name: "TributaryModelTests", dependencies: ["TributaryModel"]),
         .testTarget(name: "TributaryJSONTests", dependencies: ["TributaryJSON"]),
         .testTarget(name: "TributaryYAMLTests", dependencies: ["TributaryYAML"]),

@@ -33,6 +33,40 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         }
     }
 
+    private init(keys: [String], values: [JSONValue], positions: [String: Int]) {
+        orderedKeys = keys
+        orderedValues = values
+        self.positions = positions
+    }
+
+    /// Creates an object from parsed members in document order, resolving duplicate keys.
+    init(parsedKeys keys: [String], values: [JSONValue]) {
+        var hasDuplicate = false
+        var index: [String: Int] = [:]
+        if keys.count <= Self.indexThreshold {
+            search: for later in keys.indices.dropFirst() {
+                for earlier in 0..<later where keys[earlier] == keys[later] {
+                    hasDuplicate = true
+                    break search
+                }
+            }
+        } else {
+            index.reserveCapacity(keys.count)
+            for (position, key) in keys.enumerated() where index.updateValue(position, forKey: key) != nil {
+                hasDuplicate = true
+                break
+            }
+        }
+        if !hasDuplicate {
+            self.init(keys: keys, values: values, positions: index)
+            return
+        }
+        self.init()
+        for (key, value) in zip(keys, values) {
+            updateValue(value, forKey: key)
+        }
+    }
+
     /// The keys in document (insertion) order.
     public var keys: [String] { orderedKeys }
 

@@ -20,6 +20,10 @@ struct JSONParser {
     private var depth = 0
     /// Reused buffer for strings containing escapes.
     private var scratch: [UInt8] = []
+    /// Values of the arrays and objects currently open, innermost last.
+    private var valueStack: [JSONValue] = []
+    /// Keys of the objects currently open, innermost last.
+    private var keyStack: [String] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -296,9 +300,11 @@ struct JSONParser {
             depth -= 1
             return []
         }
-        var elements: [JSONValue] = []
+        // Elements are collected on a shared stack and copied out once, at their final size.
+        let base = valueStack.count
         while true {
-            elements.append(try parseValue())
+            let element = try parseValue()
+            valueStack.append(element)
             skipWhitespace()
             guard pos < end else { throw endOfInput(expected: "',' or ']' after an array element") }
             switch bytes[pos] {
@@ -312,6 +318,8 @@ struct JSONParser {
             case .closeBracket:
                 pos += 1
                 depth -= 1
+                let elements = Array(valueStack[base...])
+                valueStack.removeSubrange(base...)
                 return elements
             default:
                 throw error("expected ',' or ']' after an array element", at: pos)
@@ -323,22 +331,25 @@ struct JSONParser {
         try enterContainer()
         pos += 1
         skipWhitespace()
-        var object = JSONObject()
         guard pos < end else { throw endOfInput(expected: "a quoted object key or '}'") }
         if bytes[pos] == .closeBrace {
             pos += 1
             depth -= 1
-            return object
+            return JSONObject()
         }
         guard bytes[pos] == .quote else { throw error("expected a quoted object key or '}'", at: pos) }
+        // Members are collected on shared stacks and copied out once, at their final size.
+        let keyBase = keyStack.count
+        let valueBase = valueStack.count
         while true {
             let key = try parseString()
+            keyStack.append(key)
             skipWhitespace()
             guard pos < end else { throw endOfInput(expected: "':' after an object key") }
             guard bytes[pos] == .colon else { throw error("expected ':' after an object key", at: pos) }
             pos += 1
             let value = try parseValue()
-            object.updateValue(value, forKey: key)
+            valueStack.append(value)
             skipWhitespace()
             guard pos < end else { throw endOfInput(expected: "',' or '}' after an object member") }
             switch bytes[pos] {
@@ -353,6 +364,9 @@ struct JSONParser {
             case .closeBrace:
                 pos += 1
                 depth -= 1
+                let object = JSONObject(parsedKeys: Array(keyStack[keyBase...]), values: Array(valueStack[valueBase...]))
+                keyStack.removeSubrange(keyBase...)
+                valueStack.removeSubrange(valueBase...)
                 return object
             default:
                 throw error("expected ',' or '}' after an object member", at: pos)

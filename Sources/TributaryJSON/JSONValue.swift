@@ -59,6 +59,13 @@ extension JSONValue: ExpressibleByStringLiteral {
     }
 }
 
+extension JSONValue: ExpressibleByStringInterpolation {
+    /// Creates a `.string` value from an interpolated string literal.
+    public init(stringInterpolation: DefaultStringInterpolation) {
+        self = .string(String(stringInterpolation: stringInterpolation))
+    }
+}
+
 extension JSONValue: ExpressibleByArrayLiteral {
     /// Creates an `.array` value from an array literal.
     public init(arrayLiteral elements: JSONValue...) {

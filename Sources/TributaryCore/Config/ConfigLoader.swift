@@ -74,7 +74,9 @@ private struct ConfigurationBuilder {
             return nil
         }
         guard let pairs = reader.mapping(root, "the configuration") else { return nil }
-        let keys = reader.keyed(pairs, allowed: ConfigLoader.topLevelKeys, context: "at the top level")
+        // Top-level keys starting with `x-` hold YAML anchors for templates; they are not read.
+        let ownPairs = pairs.filter { !($0.key.scalar ?? "").hasPrefix("x-") }
+        let keys = reader.keyed(ownPairs, allowed: ConfigLoader.topLevelKeys, context: "at the top level")
 
         let title = keys["title"].flatMap { reader.string($0.value, "'title'") } ?? "Tributary"
         let id = keys["id"].flatMap { reader.string($0.value, "'id'") }
@@ -147,13 +149,14 @@ private struct ConfigurationBuilder {
         var sources: [SourceConfig] = []
         var seen: [String: Mark] = [:]
         for item in items {
-            guard let source = readSource(item, defaults: defaults) else { continue }
-            if let first = seen[source.name] {
-                reader.fail(item, "duplicate source name '\(source.name)' (first used at line \(first.line)); names must be unique")
-                continue
+            if let nameNode = item.mapping?.first(where: { $0.key.scalar == "name" })?.value, let name = nameNode.scalar {
+                if let first = seen[name] {
+                    reader.fail(item, "duplicate source name '\(name)' (first used at line \(first.line)); names must be unique")
+                    continue
+                }
+                seen[name] = item.mark
             }
-            seen[source.name] = item.mark
-            sources.append(source)
+            if let source = readSource(item, defaults: defaults) { sources.append(source) }
         }
         return sources
     }
@@ -217,7 +220,7 @@ private struct ConfigurationBuilder {
                 }
             } else if let value = spec.defaultValue {
                 values[spec.name] = value
-            } else if spec.isRequired {
+            } else if spec.isRequired, !keys.suggested.contains(spec.name) {
                 reader.fail(node, "\(label): missing required option '\(spec.name)' for adapter '\(adapterType.kind)' (\(spec.help))")
             }
         }

@@ -48,8 +48,8 @@ final class ConfigReader {
     }
 
     /// The mapping's values by key, after reporting keys not in `allowed` with a suggestion.
-    func keyed(_ pairs: [YAMLPair], allowed: [String], context: String) -> [String: YAMLPair] {
-        var result: [String: YAMLPair] = [:]
+    func keyed(_ pairs: [YAMLPair], allowed: [String], context: String) -> KeyedPairs {
+        var result = KeyedPairs()
         for pair in pairs {
             guard let key = pair.key.scalar else {
                 fail(pair.key, "keys \(context) must be plain words, found \(describe(pair.key))")
@@ -59,13 +59,14 @@ final class ConfigReader {
                 var message = "unknown key '\(key)' \(context)"
                 if let suggestion = Spelling.suggestion(for: key, among: allowed) {
                     message += "; did you mean '\(suggestion)'?"
+                    result.suggested.insert(suggestion)
                 } else {
                     message += " (expected one of: \(allowed.joined(separator: ", ")))"
                 }
                 fail(pair.key, message)
                 continue
             }
-            result[key] = pair
+            result.pairs[key] = pair
         }
         return result
     }
@@ -244,6 +245,15 @@ final class ConfigReader {
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
         return "'\(shown)'"
     }
+}
+
+/// A mapping's pairs by key, and the keys that misspellings were taken for.
+struct KeyedPairs {
+    var pairs: [String: YAMLPair] = [:]
+    /// Keys suggested for unknown keys: a missing required option among them is the same mistake.
+    var suggested: Set<String> = []
+
+    subscript(key: String) -> YAMLPair? { pairs[key] }
 }
 
 extension YAMLNode {

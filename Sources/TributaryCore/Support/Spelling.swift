@@ -1,12 +1,16 @@
 /// Edit-distance helpers for "did you mean …?" suggestions.
 public enum Spelling {
-    /// Levenshtein distance between `a` and `b`, counted in Unicode scalars (lowercasing both first when `ignoringCase`).
+    /// Edit distance between `a` and `b` (optimal string alignment: insertions, deletions,
+    /// substitutions and swaps of two neighbours each cost 1), counted in Unicode scalars,
+    /// lowercasing both first when `ignoringCase`. Swaps count once because "titel" for "title"
+    /// is one slip of the fingers, not two.
     public static func distance(_ a: String, _ b: String, ignoringCase: Bool = false) -> Int {
         let lhs = Array((ignoringCase ? a.lowercased() : a).unicodeScalars)
         let rhs = Array((ignoringCase ? b.lowercased() : b).unicodeScalars)
         guard !lhs.isEmpty else { return rhs.count }
         guard !rhs.isEmpty else { return lhs.count }
 
+        var beforePrevious = [Int](repeating: 0, count: rhs.count + 1)
         var previous = Array(0...rhs.count)
         var current = [Int](repeating: 0, count: rhs.count + 1)
         for i in 1...lhs.count {
@@ -14,8 +18,11 @@ public enum Spelling {
             for j in 1...rhs.count {
                 let substitution = previous[j - 1] + (lhs[i - 1] == rhs[j - 1] ? 0 : 1)
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                if i > 1, j > 1, lhs[i - 1] == rhs[j - 2], lhs[i - 2] == rhs[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[rhs.count]
     }

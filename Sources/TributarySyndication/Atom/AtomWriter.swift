@@ -117,9 +117,11 @@ public struct AtomWriter: Sendable {
         }
         if let html = item.contentHTML, !html.isEmpty {
             xml += "    <content type=\"html\">\(XMLEscaping.text(html))</content>\n"
+        } else if let summary = item.summary, !summary.isEmpty {
+            xml += "    <content type=\"html\">\(XMLEscaping.text(HTMLText.paragraphs(fromPlainText: summary)))</content>\n"
         } else if item.url == nil || item.url?.isEmpty == true {
             // RFC 4287 §4.1.1.1: an entry without content needs an alternate link.
-            xml += "    <content type=\"text\">\(XMLEscaping.text(item.summary ?? item.title ?? ""))</content>\n"
+            xml += "    <content type=\"text\">\(XMLEscaping.text(item.title ?? ""))</content>\n"
         }
         source(for: item.source, into: &xml)
         xml += "  </entry>\n"

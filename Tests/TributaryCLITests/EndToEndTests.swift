@@ -1,0 +1,195 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The real `tributary` binary on temporary configurations: outputs, exit statuses, and what
+/// survives a kill.
+@Suite("End to end", .serialized)
+struct EndToEndTests {
+    @Test func runWritesValidAtomAndJSONFeed() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        try folder.write(CLIFixtures.standardConfig, to: "feeds.yaml")
+        let result = try await TributaryBinary.run(["run"], in: folder.url.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("tributary: 2 sources ok, 8 items → out/river.atom, out/river.json in "))
+
+        // The listing: eight numbered items, the merged duplicate marked.
+        let listing = result.standardOutput.split(separator: "\n")
+        #expect(listing.count == 16)
+        #expect(listing.first == "1. 好奇心日报式的长文章为何重新流行")
+        #expect(result.standardOutput.contains("english · ") && result.standardOutput.contains("+1 similar"))
+
+        let verdict = try await AtomSchema.validate(file: folder.path("out/river.atom"))
+        #expect(verdict.isValid, "\(verdict.messages)")
+        let atom = try folder.read("out/river.atom")
+        #expect(atom.contains(#"<link rel="self" type="application/atom+xml" href="https://example.org/river.atom"/>"#))
+        #expect(atom.contains("<id>https://example.org/river.atom</id>"))
+        #expect(atom.contains("<email>tester@example.org</email>"))
+        #expect(atom.components(separatedBy: "<entry>").count - 1 == 8)
+
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("out/river.json"))) as? [String: Any])
+        #expect(json["version"] as? String == "https://jsonfeed.org/version/1.1")
+        #expect(json["title"] as? String == "Test river")
+        #expect(json["feed_url"] as? String == "https://example.org/river.atom" || json["feed_url"] == nil)
+        let items = try #require(json["items"] as? [[String: Any]])
+        #expect(items.count == 8)
+        for item in items {
+            #expect(item["id"] is String)
+            #expect(item["content_html"] is String || item["content_text"] is String)
+            #expect((item["_tributary"] as? [String: Any])?["source"] is String)
+        }
+        let merged = try #require(items.first { ($0["title"] as? String) == "Linux 6.20 released" })
+        let duplicates = (merged["_tributary"] as? [String: Any])?["duplicates"] as? [[String: Any]]
+        #expect(duplicates?.first?["source"] as? String == "chinese")
+        // No temporary files are left beside the outputs.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func formatJSONPrintsJSONFeed() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        try folder.write(CLIFixtures.standardConfig, to: "feeds.yaml")
+        let result = try await TributaryBinary.run(["run", "--format=json", "--quiet", "--dry-run"], in: folder.url.path)
+        #expect(result.status == 0)
+        #expect(result.standardError.isEmpty)
+        let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        #expect((json?["items"] as? [Any])?.count == 8)
+    }
+
+    @Test func aFailingSourceIsAPartialFailure() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        let config = CLIFixtures.standardConfig.replacingOccurrences(of: "file:feeds/chinese.json", with: "feeds/missing.json")
+        try folder.write(config, to: "feeds.yaml")
+        let result = try await TributaryBinary.run(["run"], in: folder.url.path)
+        #expect(result.status == 2)
+        #expect(
+            result.standardError.contains("error: [chinese] failed: \(folder.path("feeds/missing.json")): cannot read file: no such file"))
+        #expect(result.standardError.contains("2 sources (1 ok, 1 failed: chinese), 5 items"))
+        #expect(try folder.read("out/river.json").contains("Atomic writes"))
+    }
+
+    @Test func whenEverySourceFailsThePreviousOutputsStay() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        try folder.write(CLIFixtures.standardConfig, to: "feeds.yaml")
+        let first = try await TributaryBinary.run(["run", "-q"], in: folder.url.path)
+        #expect(first.status == 0)
+        let before = try folder.read("out/river.atom")
+        try FileManager.default.removeItem(atPath: folder.path("feeds"))
+        let second = try await TributaryBinary.run(["run"], in: folder.url.path)
+        #expect(second.status == 3)
+        #expect(second.standardError.contains("not written: every source failed, so the previous file is kept"))
+        #expect(try folder.read("out/river.atom") == before)
+    }
+
+    @Test func aConfigurationErrorWritesNothing() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        try folder.write("sources:\n  - name: a\n    adapter: jsonfeed\n    url: feeds/english.json\n    timeout: soon\n", to: "feeds.yaml")
+        let result = try await TributaryBinary.run(["run"], in: folder.url.path)
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.hasPrefix(
+                "feeds.yaml:5:14: error: 'timeout' must be a duration such as 500ms, 30s, 5m or 1h, found 'soon'\n"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
+    }
+
+    /// The repository's own `feeds.yaml` and `samples/` — what `make run` runs — work as shipped.
+    @Test func theDefaultConfigurationRuns() async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-default")
+        let root = CLIFixtures.repositoryRoot
+        try FileManager.default.copyItem(at: root.appendingPathComponent("feeds.yaml"), to: folder.url.appendingPathComponent("feeds.yaml"))
+        try FileManager.default.copyItem(at: root.appendingPathComponent("samples"), to: folder.url.appendingPathComponent("samples"))
+        let check = try await TributaryBinary.run(["check"], in: folder.url.path)
+        #expect(check.status == 0, "\(check.standardError)")
+        let result = try await TributaryBinary.run(["run"], in: folder.url.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let atoms = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter { $0.hasSuffix(".atom") }
+        let jsons = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter { $0.hasSuffix(".json") }
+        #expect(!atoms.isEmpty && !jsons.isEmpty)
+        for atom in atoms {
+            let verdict = try await AtomSchema.validate(file: folder.path("out/\(atom)"))
+            #expect(verdict.isValid, "\(atom): \(verdict.messages)")
+        }
+    }
+
+    /// A run killed while it writes leaves the previous file whole: the new bytes go to a
+    /// temporary file that is renamed into place only when complete. The test watches the
+    /// output folder and sends SIGKILL the moment the temporary file appears.
+    @Test func killedWhileWritingLeavesTheOldFile() async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-kill")
+        try folder.write(CLIFixtures.largeFeed(count: 3_000), to: "large.json")
+        try folder.write(
+            "sources:\n  - name: large\n    adapter: jsonfeed\n    url: large.json\noutputs:\n  - type: atom\n    path: out/river.atom\n",
+            to: "feeds.yaml")
+        let old = "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><!-- the previous run --></feed>\n"
+        try folder.write(old, to: "out/river.atom")
+
+        var killedMidWrite = false
+        for _ in 0..<5 where !killedMidWrite {
+            let process = ChildProcess([TributaryBinary.path, "run", "-q"], directory: folder.url.path)
+            let pid = try process.spawn(standardOutput: "/dev/null", standardError: "/dev/null")
+            var status: Int32 = 0
+            let deadline = ContinuousClock.now + .seconds(120)
+            while ContinuousClock.now < deadline {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path("out"))) ?? []
+                if names.contains(where: { $0.hasPrefix(".river.atom.tributary-tmp-") }) {
+                    kill(pid, SIGKILL)
+                    killedMidWrite = true
+                    break
+                }
+                if waitpid(pid, &status, WNOHANG) == pid { break }
+            }
+            if killedMidWrite {
+                waitpid(pid, &status, 0)
+            } else {
+                // The write finished before the folder was seen; restore the old file and try again.
+                try folder.write(old, to: "out/river.atom")
+            }
+        }
+        #expect(killedMidWrite, "the run was never caught writing; the output may be too small for this machine")
+        #expect(try folder.read("out/river.atom") == old, "a killed run must not touch the previous file")
+
+        // The next run replaces it with a complete document and removes the dead run's temporary file.
+        let result = try await TributaryBinary.run(["run", "-q"], in: folder.url.path)
+        #expect(result.status == 0)
+        let written = try folder.read("out/river.atom")
+        #expect(written.hasSuffix("</feed>\n"))
+        #expect(written.components(separatedBy: "<entry>").count - 1 == 3_000)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter { $0 != "river.atom" }
+        #expect(leftovers.isEmpty, "stale temporary files: \(leftovers)")
+    }
+
+    /// Kills at random moments of many runs: the output is always the old file or a complete new one.
+    @Test func randomKillsNeverTruncateTheOutput() async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-kill-random")
+        try folder.write(CLIFixtures.largeFeed(count: 1_000), to: "large.json")
+        try folder.write(
+            "sources:\n  - name: large\n    adapter: jsonfeed\n    url: large.json\noutputs:\n  - type: atom\n    path: out/river.atom\n",
+            to: "feeds.yaml")
+        let reference = try await TributaryBinary.run(["run", "-q"], in: folder.url.path)
+        #expect(reference.status == 0)
+        let complete = try folder.read("out/river.atom")
+        let old = "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><!-- old --></feed>\n"
+
+        let started = ContinuousClock.now
+        _ = try await TributaryBinary.run(["run", "-q"], in: folder.url.path)
+        let runTime = ContinuousClock.now - started
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<12 {
+            try folder.write(old, to: "out/river.atom")
+            let pid = try ChildProcess([TributaryBinary.path, "run", "-q"], directory: folder.url.path)
+                .spawn(standardOutput: "/dev/null", standardError: "/dev/null")
+            let fraction = Double.random(in: 0.2...1.2, using: &generator)
+            try await Task.sleep(for: runTime * fraction)
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            let now = try folder.read("out/river.atom")
+            #expect(now == old || now == complete, "a kill left a partial file of \(now.utf8.count) bytes")
+        }
+    }
+}

@@ -187,12 +187,14 @@ final class ConfigReader {
             fail(node, "\(what) must not be empty")
             return nil
         }
-        if let scheme = URLResolver.scheme(of: text), !["http", "https", "file"].contains(scheme), scheme.count > 1 {
+        let scheme = URLResolver.scheme(of: text)
+        if let scheme, !["http", "https", "file"].contains(scheme), scheme.count > 1 {
             fail(node, "\(what) must be an http(s) URL, a file: URL or a path, found the scheme '\(scheme):'")
             return nil
         }
         let url = URLResolver.resolve(text, against: directory)
-        if !url.isFileURL, url.host == nil || url.host == "" {
+        // An http(s) reference without `//host` (`http:/example.org`) must not become a relative file path.
+        if url.host?.isEmpty ?? true, !url.isFileURL || scheme == "http" || scheme == "https" {
             fail(node, "\(what) is not a valid URL: '\(text)'")
             return nil
         }

@@ -17,7 +17,9 @@ public struct TextListing: Sendable {
         var output = ""
         for (index, item) in items.enumerated() {
             let number = String(index + 1)
-            let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.summary.map { String($0.prefix(80)) } ?? "(untitled)"
+            let title =
+                item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.summary.flatMap { $0.isEmpty ? nil : String($0.prefix(80)) }
+                ?? "(untitled)"
             output += String(repeating: " ", count: width - number.count) + number + ". " + oneLine(title) + "\n"
             var details = [item.source, age(of: item.date)]
             if let url = item.url, !url.isEmpty { details.append(url) }

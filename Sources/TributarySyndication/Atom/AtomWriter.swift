@@ -83,6 +83,15 @@ public struct AtomWriter: Sendable {
         if usedIDs.contains(id) {
             id = AtomWriter.qualifiedID(for: item)
         }
+        // The URN can still be taken: by the same item twice, or by an IRI id that is another
+        // Tributary's URN. A numeric suffix cannot clash with a URN, whose parts encode ':'.
+        var candidate = id
+        var suffix = 2
+        while usedIDs.contains(candidate) {
+            candidate = id + ":" + String(suffix)
+            suffix += 1
+        }
+        id = candidate
         usedIDs.insert(id)
         element("id", id, into: &xml, indent: 2)
         xml += "    <title type=\"text\">\(XMLEscaping.text(AtomWriter.title(of: item)))</title>\n"
@@ -98,7 +107,9 @@ public struct AtomWriter: Sendable {
         }
         for attachment in item.attachments where !attachment.url.isEmpty {
             xml += "    <link rel=\"enclosure\" href=\"\(XMLEscaping.attribute(attachment.url))\""
-            if !attachment.mimeType.isEmpty { xml += " type=\"\(XMLEscaping.attribute(attachment.mimeType))\"" }
+            if AtomWriter.matchesSchemaPattern(attachment.mimeType, around: "/") {
+                xml += " type=\"\(XMLEscaping.attribute(attachment.mimeType))\""
+            }
             if let size = attachment.sizeInBytes, size >= 0 { xml += " length=\"\(size)\"" }
             if let title = attachment.title, !title.isEmpty { xml += " title=\"\(XMLEscaping.attribute(title))\"" }
             xml += "/>\n"
@@ -153,7 +164,9 @@ public struct AtomWriter: Sendable {
         if let url = author.url, !url.isEmpty {
             if url.lowercased().hasPrefix("mailto:") {
                 let address = String(url.dropFirst(7))
-                if address.contains("@") { xml += "\(pad)  <email>\(XMLEscaping.text(address))</email>\n" }
+                if AtomWriter.matchesSchemaPattern(address, around: "@") {
+                    xml += "\(pad)  <email>\(XMLEscaping.text(address))</email>\n"
+                }
             } else {
                 xml += "\(pad)  <uri>\(XMLEscaping.text(url))</uri>\n"
             }
@@ -163,6 +176,13 @@ public struct AtomWriter: Sendable {
 
     private func element(_ name: String, _ value: String, into xml: inout String, indent: Int) {
         xml += String(repeating: "  ", count: indent) + "<\(name)>\(XMLEscaping.text(value))</\(name)>\n"
+    }
+
+    /// Whether the text matches the schema's `.+@.+` (emails) or `.+/.+` (media types): the
+    /// separator with something before and after it, and no line breaks (XSD's `.` excludes them).
+    static func matchesSchemaPattern(_ text: String, around separator: Unicode.Scalar) -> Bool {
+        let scalars = text.unicodeScalars
+        return !scalars.contains("\n") && !scalars.contains("\r") && scalars.dropFirst().dropLast().contains(separator)
     }
 
     /// An entry's title: its own, else the start of its summary, else empty.

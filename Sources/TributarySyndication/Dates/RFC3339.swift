@@ -71,6 +71,8 @@ public enum RFC3339 {
         scanner.skipSpaces()
         guard scanner.atEnd else { return nil }
         let days = CivilCalendar.days(year: year, month: month, day: day)
+        // Day 1...31 passed above; a day past the month's end (February 30) would roll over.
+        guard CivilCalendar.date(fromDays: days) == (year, month, day) else { return nil }
         let local = Double(days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) + fraction
         if let offset { return Date(timeIntervalSince1970: local - Double(offset)) }
         let guess = Date(timeIntervalSince1970: local)

@@ -34,7 +34,9 @@ public struct JSONFeedWriter: Sendable {
         set(&object, "icon", feed.icon)
         set(&object, "favicon", feed.favicon)
         set(&object, "language", feed.language)
-        if !feed.authors.isEmpty { object["authors"] = authors(feed.authors) }
+        // JSON Feed: an author object needs at least one of name, url and avatar.
+        let people = feed.authors.filter { !$0.isEmpty }
+        if !people.isEmpty { object["authors"] = authors(people) }
         object["items"] = .array(items.map(item))
         return .object(object)
     }
@@ -57,7 +59,9 @@ public struct JSONFeedWriter: Sendable {
         let people = item.authors.filter { !$0.isEmpty }
         if !people.isEmpty { object["authors"] = authors(people) }
         if !item.tags.isEmpty { object["tags"] = .array(item.tags.map(JSONValue.string)) }
-        if !item.attachments.isEmpty { object["attachments"] = .array(item.attachments.map(attachment)) }
+        // JSON Feed: an attachment's url is required.
+        let files = item.attachments.filter { !$0.url.isEmpty }
+        if !files.isEmpty { object["attachments"] = .array(files.map(attachment)) }
         if includeExtensions { object["_tributary"] = extensionObject(item) }
         return .object(object)
     }

@@ -4,8 +4,9 @@ import Foundation
 public enum HTMLText {
     /// Plain text as HTML paragraphs: escaped, blank lines separating `<p>`s, single line breaks as `<br>`.
     public static func paragraphs(fromPlainText text: String) -> String {
-        let escaped = XMLEscaping.text(text)
-        let blocks = escaped.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n")
+        // Line ends are unified before escaping, which would turn CR into `&#13;`.
+        let escaped = XMLEscaping.text(text.replacingOccurrences(of: "\r\n", with: "\n"))
+        let blocks = escaped.components(separatedBy: "\n\n")
         return blocks.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
             .map { "<p>" + $0.replacingOccurrences(of: "\n", with: "<br>") + "</p>" }.joined()
     }
@@ -14,20 +15,26 @@ public enum HTMLText {
     ///
     /// A quick reading for summaries; the libxml2-based sanitizer does the full job.
     public static func plainText(fromHTML html: String) -> String {
-        let breaking: Set<String> = ["p", "/p", "br", "div", "/div", "li", "/li", "h1", "/h1", "h2", "/h2", "h3", "/h3", "tr", "/tr"]
+        let blocks = ["p", "br", "hr", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "blockquote", "pre"]
+        let breaking = Set(blocks + blocks.map { "/" + $0 })
         var output = ""
         var inTag = false
         var nameDone = false
         var tagName = ""
         var skipping: String?
+        var skipped = ""
         for character in html {
-            if inTag {
+            if let closing = skipping {
+                // Script and style content is raw text: only the closing tag ends it, whatever `<` come before.
+                skipped.append(character)
+                guard character == ">" else { continue }
+                if skipped.lowercased().filter({ !$0.isWhitespace }).hasSuffix("</\(closing)>") { skipping = nil }
+                skipped = ""
+            } else if inTag {
                 if character == ">" {
                     inTag = false
                     let name = tagName.lowercased()
-                    if let closing = skipping {
-                        if name == "/" + closing { skipping = nil }
-                    } else if name == "script" || name == "style" {
+                    if name == "script" || name == "style" {
                         skipping = name
                     } else if breaking.contains(name) {
                         output += " "
@@ -41,7 +48,7 @@ public enum HTMLText {
                 inTag = true
                 nameDone = false
                 tagName = ""
-            } else if skipping == nil {
+            } else {
                 output.append(character)
             }
         }

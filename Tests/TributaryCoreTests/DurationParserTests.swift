@@ -1,0 +1,64 @@
+import Testing
+import TributaryCore
+
+@Suite("Durations")
+struct DurationParserTests {
+    @Test(
+        "valid durations",
+        arguments: [
+            ("500ms", Duration.milliseconds(500)),
+            ("30s", .seconds(30)),
+            ("5m", .seconds(300)),
+            ("1h", .seconds(3600)),
+            ("2d", .seconds(172_800)),
+            ("1w", .seconds(604_800)),
+            ("1h30m", .seconds(5400)),
+            ("1d2h3m4s5ms", .milliseconds(93_784_005)),
+            ("45", .seconds(45)),  // a bare number is seconds
+            ("0", .zero),
+            ("0.25", .milliseconds(250)),
+            ("1.5s", .milliseconds(1500)),
+            ("1.5h", .seconds(5400)),
+            ("90sec", .seconds(90)),
+            ("2mins", .seconds(120)),
+            ("3hrs", .seconds(10_800)),
+            ("  30s  ", .seconds(30)),  // surrounding spaces are trimmed
+        ])
+    func valid(_ text: String, _ expected: Duration) {
+        #expect(DurationParser.parse(text) == expected)
+    }
+
+    @Test(
+        "invalid durations",
+        arguments: [
+            "", "   ", "s", "ms", "5x", "-5s", "-5", "5 m", "1h 30m", "5S", "1.2.3s", "5m!", "h1", "1,5s", "nan", "inf", "½s",
+        ])
+    func invalid(_ text: String) {
+        #expect(DurationParser.parse(text) == nil)
+    }
+
+    @Test(
+        "format",
+        arguments: [
+            (Duration.zero, "0s"),
+            (.milliseconds(500), "500ms"),
+            (.seconds(30), "30s"),
+            (.seconds(300), "5m"),
+            (.seconds(5400), "1h30m"),
+            (.milliseconds(1500), "1s500ms"),
+            (.seconds(172_800), "2d"),
+            (.seconds(604_800), "7d"),  // weeks are written as days
+            (.milliseconds(93_784_005), "1d2h3m4s5ms"),
+            (.microseconds(1500), "1ms"),  // below a millisecond is dropped
+        ])
+    func format(_ duration: Duration, _ expected: String) {
+        #expect(DurationParser.format(duration) == expected)
+    }
+
+    @Test(
+        "format and parse round-trip",
+        arguments: [Duration.milliseconds(1), .milliseconds(999), .seconds(59), .seconds(3661), .milliseconds(90_061_001)])
+    func roundTrip(_ duration: Duration) {
+        #expect(DurationParser.parse(DurationParser.format(duration)) == duration)
+    }
+}

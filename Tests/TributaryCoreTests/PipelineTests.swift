@@ -1,0 +1,261 @@
+import Foundation
+import TestSupport
+import Testing
+import TributaryModel
+
+@testable import TributaryCore
+
+@Suite("Pipeline")
+struct PipelineTests {
+    static let pipeline = Pipeline(dedup: DedupConfig(), ranking: RankingConfig(), now: fixedNow)
+
+    // MARK: Preparing one source
+
+    @Test("items are relabelled with the source, repeated ids dropped, max_items applied after dropping")
+    func prepare() {
+        let batch = Pipeline.Batch(
+            source: source("news", maxItems: 3),
+            items: [
+                Item(id: "1", source: "adapter", title: "one"),
+                Item(id: "1", source: "adapter", title: "one again"),
+                Item(id: "2", source: "adapter", title: "two"),
+                Item(id: "2", source: "adapter", title: "two again"),
+                Item(id: "3", source: "adapter", title: "three"),
+                Item(id: "4", source: "adapter", title: "four"),
+            ])
+        #expect(
+            Self.pipeline.prepare(batch) == [
+                Item(id: "1", source: "news", title: "one"),
+                Item(id: "2", source: "news", title: "two"),
+                Item(id: "3", source: "news", title: "three"),
+            ])
+    }
+
+    @Test("without max_items every distinct item is kept, in the source's order")
+    func prepareWithoutLimit() {
+        let items = (1...60).map { Item(id: "\($0 % 50)", source: "news") }
+        #expect(Self.pipeline.prepare(Pipeline.Batch(source: source("news"), items: items)).map(\.id) == (1...50).map { "\($0 % 50)" })
+    }
+
+    @Test(
+        "source tags are appended once, after the item's own",
+        arguments: [
+            ([], ["team", "zh"], ["team", "zh"]),
+            (["swift"], ["team"], ["swift", "team"]),
+            (["team", "swift"], ["team", "zh"], ["team", "swift", "zh"]),
+            (["a"], ["b", "b", "a"], ["a", "b"]),
+            (["a"], [], ["a"]),
+        ] as [([String], [String], [String])])
+    func tags(_ own: [String], _ sourceTags: [String], _ expected: [String]) {
+        let batch = Pipeline.Batch(source: source("s", tags: sourceTags), items: [Item(id: "1", source: "s", tags: own)])
+        #expect(Self.pipeline.prepare(batch).map(\.tags) == [expected])
+    }
+
+    // MARK: Merging the same link
+
+    @Test(
+        "links that are the same after normalization are merged",
+        arguments: [
+            ("http://example.org/a", "https://example.org/a", true),
+            ("https://EXAMPLE.org/a", "https://example.org/a", true),
+            ("HTTPS://example.org/a", "https://example.org/a", true),
+            ("https://example.org:443/a", "https://example.org/a", true),
+            ("http://example.org:80/a", "https://example.org/a", true),
+            ("https://example.org/a#comments", "https://example.org/a", true),
+            ("https://example.org/a/", "https://example.org/a", true),
+            ("https://example.org/", "https://example.org", true),
+            ("https://example.org/a?page=1#top", "http://example.org/a?page=1", true),
+            ("https://example.org/a?page=2", "https://example.org/a?page=1", false),
+            ("https://example.org/a?page=1", "https://example.org/a", false),
+            ("https://example.org/A", "https://example.org/a", false),
+            ("https://example.org:8443/a", "https://example.org/a", false),
+            ("https://example.org:80/a", "https://example.org/a", false),
+            ("https://www.example.org/a", "https://example.org/a", false),
+            ("/a", "/a", false),  // no host: never merged
+        ])
+    func sameURL(_ first: String, _ second: String, _ merged: Bool) {
+        let river = Self.pipeline.process([
+            Pipeline.Batch(source: source("one"), items: [Item(id: "1", source: "one", url: first, title: "A", published: at(-60))]),
+            Pipeline.Batch(source: source("two"), items: [Item(id: "2", source: "two", url: second, title: "A", published: at(-120))]),
+        ])
+        if merged {
+            #expect(
+                river == [
+                    Item(
+                        id: "2", source: "two", url: second, title: "A", published: at(-120),
+                        duplicates: [DuplicateReference(source: "one", url: first, title: "A")])
+                ])
+        } else {
+            #expect(river.map(\.id) == ["1", "2"])
+            #expect(river.map(\.duplicates) == [[], []])
+        }
+    }
+
+    struct SurvivorCase: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var weights: (one: Double, two: Double)
+        var one: Item
+        var two: Item
+        var survivor: String
+    }
+
+    static let survivorCases: [SurvivorCase] = [
+        SurvivorCase(
+            testDescription: "the heavier source wins even when later", weights: (1, 2),
+            one: Item(id: "1", source: "one", url: "https://x.org/a", contentHTML: "<p>long content</p>", published: at(-3600)),
+            two: Item(id: "2", source: "two", url: "https://x.org/a", published: at(-60)), survivor: "2"),
+        SurvivorCase(
+            testDescription: "equal weights: the earliest published wins", weights: (1, 1),
+            one: Item(id: "1", source: "one", url: "https://x.org/a", contentHTML: "<p>long content</p>", published: at(-60)),
+            two: Item(id: "2", source: "two", url: "https://x.org/a", published: at(-3600)), survivor: "2"),
+        SurvivorCase(
+            testDescription: "the updated date counts when there is no published date", weights: (1, 1),
+            one: Item(id: "1", source: "one", url: "https://x.org/a", published: at(-60)),
+            two: Item(id: "2", source: "two", url: "https://x.org/a", updated: at(-3600)), survivor: "2"),
+        SurvivorCase(
+            testDescription: "a dated item wins over an undated one", weights: (1, 1),
+            one: Item(id: "1", source: "one", url: "https://x.org/a", summary: "a long summary"),
+            two: Item(id: "2", source: "two", url: "https://x.org/a", published: at(-60)), survivor: "2"),
+        SurvivorCase(
+            testDescription: "same weight and date: the richest content wins", weights: (1, 1),
+            one: Item(id: "1", source: "one", url: "https://x.org/a", summary: "short", published: at(-60)),
+            two: Item(id: "2", source: "two", url: "https://x.org/a", summary: "short", contentHTML: "<p>more</p>", published: at(-60)),
+            survivor: "2"),
+        SurvivorCase(
+            testDescription: "a complete tie: the first in configuration order wins", weights: (1, 1),
+            one: Item(id: "1", source: "one", url: "https://x.org/a", summary: "same", published: at(-60)),
+            two: Item(id: "2", source: "two", url: "https://x.org/a", summary: "same", published: at(-60)), survivor: "1"),
+    ]
+
+    @Test("the survivor of a merge", arguments: survivorCases)
+    func survivor(_ testCase: SurvivorCase) throws {
+        let river = Self.pipeline.process([
+            Pipeline.Batch(source: source("one", weight: testCase.weights.one), items: [testCase.one]),
+            Pipeline.Batch(source: source("two", weight: testCase.weights.two), items: [testCase.two]),
+        ])
+        let (winner, loser) = testCase.survivor == "1" ? (testCase.one, testCase.two) : (testCase.two, testCase.one)
+        var expected = winner
+        expected.duplicates = [DuplicateReference(source: loser.source, url: loser.url, title: loser.title)]
+        #expect(river == [expected])
+    }
+
+    @Test("a merge of three lists every other item on the survivor, best first, with the duplicates they carried")
+    func threeWayMerge() {
+        let carried = DuplicateReference(source: "elsewhere", url: "https://mirror.org/a", title: "A (mirror)")
+        let river = Self.pipeline.process([
+            Pipeline.Batch(
+                source: source("one"),
+                items: [
+                    Item(id: "1", source: "one", url: "http://x.org/a/", title: "A one", published: at(-60)),
+                    Item(id: "other", source: "one", url: "https://x.org/b", title: "B", published: at(-30)),
+                ]),
+            Pipeline.Batch(
+                source: source("two"),
+                items: [Item(id: "2", source: "two", url: "https://x.org/a", title: "A two", published: at(-600), duplicates: [carried])]),
+            Pipeline.Batch(
+                source: source("three", weight: 3), items: [Item(id: "3", source: "three", url: "https://X.org/a#x", title: "A three")]),
+        ])
+        #expect(
+            river == [
+                Item(
+                    id: "3", source: "three", url: "https://X.org/a#x", title: "A three",
+                    duplicates: [
+                        DuplicateReference(source: "two", url: "https://x.org/a", title: "A two"), carried,
+                        DuplicateReference(source: "one", url: "http://x.org/a/", title: "A one"),
+                    ]),
+                Item(id: "other", source: "one", url: "https://x.org/b", title: "B", published: at(-30)),  // undated "3" counts as now
+            ])
+    }
+
+    @Test("same_url: false keeps every item")
+    func mergingOff() {
+        var dedup = DedupConfig()
+        dedup.sameURL = false
+        let pipeline = Pipeline(dedup: dedup, ranking: RankingConfig(), now: fixedNow)
+        let river = pipeline.process([
+            Pipeline.Batch(source: source("one"), items: [Item(id: "1", source: "one", url: "https://x.org/a", published: at(-60))]),
+            Pipeline.Batch(source: source("two"), items: [Item(id: "2", source: "two", url: "https://x.org/a", published: at(-120))]),
+        ])
+        #expect(
+            river == [
+                Item(id: "1", source: "one", url: "https://x.org/a", published: at(-60)),
+                Item(id: "2", source: "two", url: "https://x.org/a", published: at(-120)),
+            ])
+    }
+
+    @Test("items of one source with the same link are merged too")
+    func mergeWithinSource() {
+        let river = Self.pipeline.process([
+            Pipeline.Batch(
+                source: source("one"),
+                items: [
+                    Item(id: "1", source: "one", url: "https://x.org/a", title: "first", published: at(-60)),
+                    Item(id: "2", source: "one", url: "https://x.org/a/", title: "second", published: at(-120)),
+                ])
+        ])
+        #expect(
+            river == [
+                Item(
+                    id: "2", source: "one", url: "https://x.org/a/", title: "second", published: at(-120),
+                    duplicates: [DuplicateReference(source: "one", url: "https://x.org/a", title: "first")])
+            ])
+    }
+
+    // MARK: Ranking
+
+    /// Newest first; undated items count as `now`; ties by source, then id.
+    static let ranked = [
+        Item(id: "future", source: "b", published: at(3600)),
+        Item(id: "a-now", source: "a", published: fixedNow),
+        Item(id: "a-undated", source: "a"),
+        Item(id: "b-undated", source: "b"),
+        Item(id: "x", source: "b", updated: at(-60)),  // `updated` when there is no `published`
+        Item(id: "y", source: "b", published: at(-60)),
+        Item(id: "z", source: "c", published: at(-60), updated: at(7200)),  // `published` wins over `updated`
+        Item(id: "old", source: "a", published: at(-86_400)),
+    ]
+
+    @Test("newest first, undated as now, ties broken by source then id, whatever the input order")
+    func rankIsDeterministic() {
+        var generator = SeededGenerator(seed: 42)
+        #expect(Self.pipeline.rank(Self.ranked) == Self.ranked)
+        #expect(Self.pipeline.rank(Self.ranked.reversed()) == Self.ranked)
+        for _ in 0..<50 {
+            #expect(Self.pipeline.rank(Self.ranked.shuffled(using: &generator)) == Self.ranked)
+        }
+    }
+
+    @Test("the whole pipeline gives the same river whatever the order of each source's items")
+    func processIsDeterministic() {
+        var generator = SeededGenerator(seed: 7)
+        let one = (1...6).map { Item(id: "one-\($0)", source: "one", url: "https://x.org/\($0)", published: at(Double(-$0 * 60))) }
+        let two = (4...9).map { Item(id: "two-\($0)", source: "two", url: "https://x.org/\($0)", published: at(Double(-$0 * 60) - 1)) }
+        let expected = Self.pipeline.process([
+            Pipeline.Batch(source: source("one"), items: one), Pipeline.Batch(source: source("two"), items: two),
+        ])
+        #expect(expected.map(\.id) == ["one-1", "one-2", "one-3", "two-4", "two-5", "two-6", "two-7", "two-8", "two-9"])
+        #expect(expected.map(\.duplicates.count) == [0, 0, 0, 1, 1, 1, 0, 0, 0])
+        for _ in 0..<20 {
+            let river = Self.pipeline.process([
+                Pipeline.Batch(source: source("one"), items: one.shuffled(using: &generator)),
+                Pipeline.Batch(source: source("two"), items: two.shuffled(using: &generator)),
+            ])
+            #expect(river == expected)
+        }
+    }
+}
+
+/// A small deterministic random number generator (SplitMix64), so shuffles repeat run after run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

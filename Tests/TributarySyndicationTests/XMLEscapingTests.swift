@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TributarySyndication
+
+@Suite("XML escaping")
+struct XMLEscapingTests {
+    struct EscapeCase: Sendable, CustomTestStringConvertible {
+        var input: String
+        var text: String
+        var attribute: String
+        var testDescription: String { input.debugDescription }
+    }
+
+    static let cases: [EscapeCase] = [
+        EscapeCase(input: "", text: "", attribute: ""),
+        EscapeCase(input: "plain words", text: "plain words", attribute: "plain words"),
+        EscapeCase(input: "a & b", text: "a &amp; b", attribute: "a &amp; b"),
+        EscapeCase(input: "<b>bold</b>", text: "&lt;b&gt;bold&lt;/b&gt;", attribute: "&lt;b&gt;bold&lt;/b&gt;"),
+        EscapeCase(input: "say \"hi\"", text: "say \"hi\"", attribute: "say &quot;hi&quot;"),
+        EscapeCase(input: "it's", text: "it's", attribute: "it's"),
+        EscapeCase(input: "&amp;", text: "&amp;amp;", attribute: "&amp;amp;"),
+        EscapeCase(input: "]]>", text: "]]&gt;", attribute: "]]&gt;"),
+        EscapeCase(input: "<![CDATA[x]]>", text: "&lt;![CDATA[x]]&gt;", attribute: "&lt;![CDATA[x]]&gt;"),
+        EscapeCase(input: "a\tb", text: "a\tb", attribute: "a&#9;b"),
+        EscapeCase(input: "a\nb", text: "a\nb", attribute: "a&#10;b"),
+        EscapeCase(input: "a\rb", text: "a&#13;b", attribute: "a&#13;b"),
+        EscapeCase(input: "a\r\nb", text: "a&#13;\nb", attribute: "a&#13;&#10;b"),
+        EscapeCase(input: "a\u{0}b\u{1}c\u{8}d\u{B}e\u{C}f\u{1F}g", text: "abcdefg", attribute: "abcdefg"),
+        EscapeCase(input: "x\u{FFFE}y\u{FFFF}z", text: "xyz", attribute: "xyz"),
+        EscapeCase(input: "\u{FFFD}\u{FEFF}\u{EFFF}", text: "\u{FFFD}\u{FEFF}\u{EFFF}", attribute: "\u{FFFD}\u{FEFF}\u{EFFF}"),
+        EscapeCase(input: "\u{7F}\u{85}\u{A0}", text: "\u{7F}\u{85}\u{A0}", attribute: "\u{7F}\u{85}\u{A0}"),
+        EscapeCase(input: "头条 & 知乎", text: "头条 &amp; 知乎", attribute: "头条 &amp; 知乎"),
+        EscapeCase(input: "🚀 <launch> 👩‍👩‍👧", text: "🚀 &lt;launch&gt; 👩‍👩‍👧", attribute: "🚀 &lt;launch&gt; 👩‍👩‍👧"),
+        EscapeCase(input: "\u{10FFFF}\u{E000}", text: "\u{10FFFF}\u{E000}", attribute: "\u{10FFFF}\u{E000}"),
+    ]
+
+    @Test("text and attribute escaping", arguments: cases)
+    func escaping(_ testCase: EscapeCase) {
+        #expect(XMLEscaping.text(testCase.input) == testCase.text)
+        #expect(XMLEscaping.attribute(testCase.input) == testCase.attribute)
+    }
+
+    @Test(
+        "every C0 control other than tab, LF and CR is removed",
+        arguments: (0x00...0x1F).compactMap(Unicode.Scalar.init(_:)))
+    func controlCharacters(_ scalar: Unicode.Scalar) {
+        let input = "a" + String(Character(scalar)) + "b"
+        let expectedText: String
+        let expectedAttribute: String
+        switch scalar {
+        case "\t": (expectedText, expectedAttribute) = ("a\tb", "a&#9;b")
+        case "\n": (expectedText, expectedAttribute) = ("a\nb", "a&#10;b")
+        case "\r": (expectedText, expectedAttribute) = ("a&#13;b", "a&#13;b")
+        default: (expectedText, expectedAttribute) = ("ab", "ab")
+        }
+        #expect(XMLEscaping.text(input) == expectedText)
+        #expect(XMLEscaping.attribute(input) == expectedAttribute)
+        #expect(XMLEscaping.isAllowed(scalar) == ["\t", "\n", "\r"].contains(scalar))
+    }
+
+    @Test(
+        "isAllowed follows the XML 1.0 Char production",
+        arguments: [
+            (0x9, true), (0xA, true), (0xD, true), (0x0, false), (0x1F, false), (0x20, true), (0x7F, true),
+            (0xD7FF, true), (0xE000, true), (0xFFFD, true), (0xFFFE, false), (0xFFFF, false), (0x10000, true),
+            (0x1F600, true), (0x10FFFF, true),
+        ])
+    func isAllowed(_ value: UInt32, _ expected: Bool) throws {
+        let scalar = try #require(Unicode.Scalar(value))
+        #expect(XMLEscaping.isAllowed(scalar) == expected)
+    }
+
+    @Test(
+        "escaped text never contains ]]> or a character XML forbids",
+        arguments: ["]]>", "]]]]>>", "]]\u{0}>", "]\u{1}]>", "x]]>y]]>z", "]]\u{FFFE}>", "<![CDATA[ ]]> ]]>"])
+    func noCDATAEnd(_ input: String) {
+        for escaped in [XMLEscaping.text(input), XMLEscaping.attribute(input)] {
+            #expect(!escaped.contains("]]>"))
+            #expect(escaped.unicodeScalars.allSatisfy(XMLEscaping.isAllowed))
+            #expect(!escaped.contains("<"))
+        }
+    }
+
+    @Test("escaped text reads back as the original minus forbidden characters")
+    func parsesBack() throws {
+        let input = "Tom & \"Jerry\" <3 ]]> \u{1}\u{FFFE} 你好 🎉\ttab\nline\rcr"
+        let cleaned = "Tom & \"Jerry\" <3 ]]>  你好 🎉\ttab\nline\rcr"
+        let xml = "<r a=\"\(XMLEscaping.attribute(input))\">\(XMLEscaping.text(input))</r>"
+        let tree = try XMLTree.parse(xml)
+        #expect(tree == XMLTree(name: "r", attributes: ["a": cleaned], text: cleaned, children: []))
+    }
+}

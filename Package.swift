@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "TributaryHTTPTests", dependencies: ["TributaryHTTP", "TributaryCore", "TestSupport"]),
         .testTarget(
             name: "FeedAdaptersTests",
-            dependencies: ["FeedAdapters", "TributaryCore", "TestSupport"],
+            dependencies: ["FeedAdapters", "TributaryCore", "TributaryHTTP", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -68,7 +68,7 @@ struct ConfigErrorTests {
             "unknown source key without a suggestion",
             "sources:\n  - name: a\n    adapter: static\n    count: 1\n    colour_scheme: dark\n",
             "feeds.yaml:5:5: error: unknown key 'colour_scheme' in source 'a' (adapter 'static') (expected one of: name, adapter, "
-                + "enabled, max_items, timeout, weight, tags, timezone, count, prefix, interval, url, fail)"),
+                + "enabled, max_items, timeout, weight, tags, timezone, insecure, count, prefix, interval, url, fail)"),
         Case(
             "missing required adapter option", "sources:\n  - name: a\n    adapter: static\n",
             "feeds.yaml:2:5: error: source 'a': missing required option 'count' for adapter 'static' (how many items to produce)"),

@@ -15,7 +15,8 @@ enum RunCommand: Command {
             """,
         options: CommonOptions.all + [
             OptionSpec(long: "format", short: "f", valueName: "FORMAT", help: "Print the river on standard output as text or json."),
-            OptionSpec(long: "jobs", short: "j", valueName: "N", help: "Fetch at most N sources at once (overrides 'jobs')."),
+            OptionSpec(long: "jobs", short: "j", valueName: "N", help: "Run at most N sources and transfers at once (overrides 'jobs')."),
+            OptionSpec(long: "per-host", valueName: "N", help: "Open at most N connections to one host (overrides 'per_host')."),
             OptionSpec(long: "source", short: "s", valueName: "NAME", help: "Run only this source (repeatable).", repeatable: true),
             OptionSpec(long: "dry-run", short: "n", help: "Fetch and build the river, but write no files."),
         ])
@@ -31,6 +32,11 @@ enum RunCommand: Command {
         if let text = arguments.value("jobs") {
             jobs = Int(text).flatMap { (1...256).contains($0) ? $0 : nil }
             if jobs == nil { usage.append("option '--jobs' must be a number from 1 to 256, not '\(text)'") }
+        }
+        var perHost: Int?
+        if let text = arguments.value("per-host") {
+            perHost = Int(text).flatMap { (1...64).contains($0) ? $0 : nil }
+            if perHost == nil { usage.append("option '--per-host' must be a number from 1 to 64, not '\(text)'") }
         }
         guard usage.isEmpty else {
             context.console.diagnostic(
@@ -55,7 +61,13 @@ enum RunCommand: Command {
 
         let level = CommonOptions.level(arguments)
         let logger = context.logger(level: level)
-        let fetcher = FileFetcher(defaultMaxBytes: configuration.defaults.maxResponseBytes)
+        var settings = HTTPSettings()
+        settings.userAgent = configuration.defaults.userAgent ?? Tributary.userAgent
+        settings.maxConnections = jobs ?? configuration.defaults.jobs
+        settings.maxPerHost = perHost ?? configuration.defaults.perHost
+        settings.defaultTimeout = configuration.defaults.timeout
+        settings.defaultMaxBytes = configuration.defaults.maxResponseBytes
+        let fetcher = CurlFetcher(settings: settings)
         let engine = Engine(fetcher: fetcher, logger: logger)
         let report = await engine.run(
             configuration,

@@ -19,12 +19,13 @@ public struct FetchContext: Sendable {
     public let logger: Logger
     private let fetcher: any Fetcher
     private let maxResponseBytes: Int
+    private let allowInsecureTLS: Bool
 
     /// Creates a context; the engine does this for every source, tests may too.
     public init(
         sourceName: String, configDirectory: URL, fetcher: any Fetcher, timeout: Duration = .seconds(30),
         maxItems: Int? = nil, timeZone: TimeZone = .gmt, now: Date = Date(), logger: Logger = .silent,
-        maxResponseBytes: Int = 20 * 1024 * 1024
+        maxResponseBytes: Int = 20 * 1024 * 1024, allowInsecureTLS: Bool = false
     ) {
         self.sourceName = sourceName
         self.configDirectory = configDirectory
@@ -35,6 +36,7 @@ public struct FetchContext: Sendable {
         self.now = now
         self.logger = logger
         self.maxResponseBytes = maxResponseBytes
+        self.allowInsecureTLS = allowInsecureTLS
     }
 
     /// Sends a request with the source's timeout and size limit filled in, and returns the
@@ -43,6 +45,7 @@ public struct FetchContext: Sendable {
         var request = request
         if request.timeout == nil { request.timeout = timeout }
         if request.maxBytes == nil { request.maxBytes = maxResponseBytes }
+        if allowInsecureTLS { request.allowInsecureTLS = true }
         logger.debug("\(request.method) \(request.url.absoluteString)", source: sourceName)
         return try await fetcher.fetch(request)
     }

@@ -25,11 +25,13 @@ public struct FetchRequest: Sendable, Hashable {
     public var validators: CacheValidators?
     /// The largest body accepted, in bytes; nil for the fetcher's default.
     public var maxBytes: Int?
+    /// Whether TLS certificates go unchecked (a source's explicit `insecure: true`).
+    public var allowInsecureTLS: Bool
 
     /// Creates a request.
     public init(
         url: URL, method: String = "GET", headers: [HTTPHeader] = [], body: [UInt8]? = nil, timeout: Duration? = nil,
-        validators: CacheValidators? = nil, maxBytes: Int? = nil
+        validators: CacheValidators? = nil, maxBytes: Int? = nil, allowInsecureTLS: Bool = false
     ) {
         self.url = url
         self.method = method
@@ -38,6 +40,7 @@ public struct FetchRequest: Sendable, Hashable {
         self.timeout = timeout
         self.validators = validators
         self.maxBytes = maxBytes
+        self.allowInsecureTLS = allowInsecureTLS
     }
 }
 

@@ -10,7 +10,7 @@ public struct ConfigLoader: Sendable {
     /// The keys of `defaults:`.
     static let defaultsKeys = ["timeout", "max_items", "jobs", "per_host", "user_agent", "timezone", "max_size"]
     /// The keys every source accepts besides its adapter's options.
-    static let commonSourceKeys = ["name", "adapter", "enabled", "max_items", "timeout", "weight", "tags", "timezone"]
+    static let commonSourceKeys = ["name", "adapter", "enabled", "max_items", "timeout", "weight", "tags", "timezone", "insecure"]
 
     /// The adapters sources may name.
     public var registry: AdapterRegistry
@@ -208,6 +208,7 @@ private struct ConfigurationBuilder {
         }
         let tags = keys["tags"].flatMap { reader.strings($0.value, "'tags'") } ?? []
         let timeZone = keys["timezone"].map { reader.timeZone($0.value, "'timezone'") } ?? defaults.timeZone
+        let insecure = keys["insecure"].flatMap { reader.boolean($0.value, "'insecure'") } ?? false
 
         guard let adapterType, let name else { return nil }
         var values: [String: OptionValue] = [:]
@@ -237,7 +238,8 @@ private struct ConfigurationBuilder {
         }
         return SourceConfig(
             name: name, adapter: adapter, adapterKind: adapterKind, enabled: enabled, maxItems: maxItems,
-            timeout: timeout, weight: weight, tags: tags, timeZone: timeZone, options: options, line: node.mark.line)
+            timeout: timeout, weight: weight, tags: tags, timeZone: timeZone, allowInsecureTLS: insecure, options: options,
+            line: node.mark.line)
     }
 
     private func readDedup(_ node: YAMLNode) -> DedupConfig {

@@ -57,7 +57,7 @@ public struct SourceConfig: Sendable {
     public init(
         name: String, adapter: any SourceAdapter, adapterKind: String? = nil, enabled: Bool = true,
         maxItems: Int? = nil, timeout: Duration = .seconds(30), weight: Double = 1, tags: [String] = [],
-        timeZone: String? = nil, options: AdapterOptions, line: Int = 1
+        timeZone: String? = nil, allowInsecureTLS: Bool = false, options: AdapterOptions, line: Int = 1
     ) {
         self.name = name
         self.adapter = adapter
@@ -68,6 +68,7 @@ public struct SourceConfig: Sendable {
         self.weight = weight
         self.tags = tags
         self.timeZone = timeZone
+        self.allowInsecureTLS = allowInsecureTLS
         self.options = options
         self.line = line
     }
@@ -90,6 +91,8 @@ public struct SourceConfig: Sendable {
     public var tags: [String]
     /// The time zone for dates that carry none (IANA name); nil for UTC.
     public var timeZone: String?
+    /// Whether TLS certificates of this source go unchecked (`insecure: true`; off by default).
+    public var allowInsecureTLS: Bool
     /// The adapter's own options, validated against its declaration.
     public var options: AdapterOptions
     /// Where the source's entry starts in the file.

@@ -113,7 +113,8 @@ public struct Engine: Sendable {
         let context = FetchContext(
             sourceName: source.name, configDirectory: configuration.directory, fetcher: fetcher, timeout: source.timeout,
             maxItems: source.maxItems, timeZone: source.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt, now: now,
-            logger: logger, maxResponseBytes: configuration.defaults.maxResponseBytes)
+            logger: logger, maxResponseBytes: configuration.defaults.maxResponseBytes,
+            allowInsecureTLS: source.allowInsecureTLS)
         logger.debug("fetching with adapter '\(source.adapterKind)'", source: source.name)
         var report = SourceReport(name: source.name, adapter: source.adapterKind, itemCount: 0, problems: [], failure: nil, duration: .zero)
         do {

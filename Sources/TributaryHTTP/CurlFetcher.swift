@@ -1,0 +1,73 @@
+import Foundation
+public import TributaryCore
+
+/// The production fetcher: libcurl's multi interface driven by one dedicated thread, exposed as
+/// `async` calls. Every source fetches through one instance, so the global and per-host limits,
+/// timeouts, size limits and retries hold for all of them. `file:` URLs are read from disk with
+/// the same limits.
+public final class CurlFetcher: Fetcher {
+    /// The settings it was made with.
+    public let settings: HTTPSettings
+    private let loop: CurlMultiLoop
+    private let files: FileFetcher
+
+    /// Starts the transfer thread.
+    public init(settings: HTTPSettings = HTTPSettings()) {
+        self.settings = settings
+        self.loop = CurlMultiLoop(settings: settings)
+        self.files = FileFetcher(defaultMaxBytes: settings.defaultMaxBytes)
+    }
+
+    deinit {
+        loop.shutdown()
+    }
+
+    /// The libcurl version in use, e.g. `7.88.1`.
+    public static var libraryVersion: String { CurlMultiLoop.libraryVersion }
+
+    /// Performs the request, retrying transient failures (connection errors, timeouts, 408, 429
+    /// and 5xx) with exponential backoff and jitter, honouring `Retry-After` up to the limit.
+    public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+        if request.url.isFileURL { return try await files.fetch(request) }
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw FetchError(url: request.url.absoluteString, reason: .unsupportedScheme(request.url.scheme ?? ""))
+        }
+        var attempt = 0
+        while true {
+            let result = await perform(request)
+            let delay: Duration
+            switch result {
+            case .success(let response):
+                guard attempt < settings.retries, RetryPolicy.isRetryable(status: response.status) else { return response }
+                if let retryAfter = RetryPolicy.retryAfter(response.header("Retry-After"), now: Date()) {
+                    guard retryAfter <= settings.retryAfterLimit else { return response }
+                    delay = retryAfter
+                } else {
+                    delay = RetryPolicy.backoff(attempt: attempt, base: settings.retryBaseDelay, cap: settings.retryMaxDelay)
+                }
+            case .failure(let error):
+                guard attempt < settings.retries, error.isTransient else { throw error }
+                delay = RetryPolicy.backoff(attempt: attempt, base: settings.retryBaseDelay, cap: settings.retryMaxDelay)
+            }
+            attempt += 1
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                throw FetchError(url: request.url.absoluteString, reason: .cancelled)
+            }
+        }
+    }
+
+    /// One attempt, cancelled with the task.
+    private func perform(_ request: FetchRequest) async -> Result<FetchResponse, FetchError> {
+        let id = loop.nextID()
+        let loop = loop
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                loop.enqueue(id: id, request: request, continuation: continuation)
+            }
+        } onCancel: {
+            loop.cancel(id: id)
+        }
+    }
+}

@@ -1,0 +1,203 @@
+internal import CCurl
+internal import CTributaryCurl
+import Foundation
+import Synchronization
+import TributaryCore
+
+/// Owns libcurl's multi handle and the thread that drives it.
+///
+/// Threading: every `CURL*` and the `CURLM*` are created, used and freed on the loop thread
+/// only. Other threads touch nothing but the mutex-protected inbox and call
+/// `curl_multi_wakeup`, which libcurl documents as thread-safe. That is what makes the
+/// `@unchecked Sendable` below sound.
+final class CurlMultiLoop: @unchecked Sendable {
+    typealias Continuation = CheckedContinuation<Result<FetchResponse, FetchError>, Never>
+
+    /// What other threads hand to the loop.
+    private struct Inbox {
+        var added: [Transfer] = []
+        var cancelled: [Int] = []
+        var shutdown = false
+        var nextID = 0
+    }
+
+    private let settings: HTTPSettings
+    private let inbox = Mutex(Inbox())
+    /// Only touched on the loop thread (set once before the thread starts).
+    private let multi: UnsafeMutableRawPointer?
+
+    // Loop-thread state.
+    private var waiting: [Transfer] = []
+    private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+    private var activePerHost: [String: Int] = [:]
+
+    private static let globalInit: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    }()
+
+    /// The libcurl version string, e.g. `7.88.1`.
+    static var libraryVersion: String {
+        guard let info = curl_version_info(CURLVERSION_TENTH), let version = info.pointee.version else { return "unknown" }
+        return String(cString: version)
+    }
+
+    init(settings: HTTPSettings) {
+        _ = Self.globalInit
+        self.settings = settings
+        self.multi = curl_multi_init()
+        if let multi {
+            _ = tributary_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, settings.maxConnections)
+            _ = tributary_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, settings.maxPerHost)
+            _ = tributary_multi_setopt_long(multi, CURLMOPT_PIPELINING, 2)  // CURLPIPE_MULTIPLEX: HTTP/2 streams share a connection
+        }
+        let thread = Thread { [self] in run() }
+        thread.name = "tributary-curl"
+        thread.start()
+    }
+
+    func nextID() -> Int {
+        inbox.withLock { inbox in
+            inbox.nextID += 1
+            return inbox.nextID
+        }
+    }
+
+    /// Hands a request to the loop; the continuation is resumed exactly once.
+    func enqueue(id: Int, request: FetchRequest, continuation: Continuation) {
+        let transfer = Transfer(id: id, request: request, settings: settings, continuation: continuation)
+        let accepted = inbox.withLock { inbox -> Bool in
+            guard !inbox.shutdown else { return false }
+            inbox.added.append(transfer)
+            return true
+        }
+        guard accepted, let multi else {
+            continuation.resume(returning: .failure(FetchError(url: request.url.absoluteString, reason: .cancelled)))
+            return
+        }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Cancels a request, whether it is waiting or running.
+    func cancel(id: Int) {
+        inbox.withLock { $0.cancelled.append(id) }
+        if let multi { curl_multi_wakeup(multi) }
+    }
+
+    /// Stops the loop: transfers still waiting or running fail as cancelled.
+    func shutdown() {
+        inbox.withLock { $0.shutdown = true }
+        if let multi { curl_multi_wakeup(multi) }
+    }
+
+    // MARK: The loop thread
+
+    private func run() {
+        guard let multi else { return failEverything(reason: .other("libcurl could not be initialised")) }
+        defer { curl_multi_cleanup(multi) }
+        while true {
+            let (added, cancelled, shutdown) = inbox.withLock { inbox in
+                defer {
+                    inbox.added.removeAll()
+                    inbox.cancelled.removeAll()
+                }
+                return (inbox.added, inbox.cancelled, inbox.shutdown)
+            }
+            waiting.append(contentsOf: added)
+            for id in cancelled { cancelTransfer(id: id, multi: multi) }
+            if shutdown {
+                for transfer in active.values { finish(transfer, multi: multi, failure: .cancelled) }
+                return failEverything(reason: .cancelled)
+            }
+            startWaiting(multi: multi)
+
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                    let transfer = active[easy]
+                else { continue }
+                complete(transfer, code: message.pointee.data.result, multi: multi)
+            }
+            startWaiting(multi: multi)
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+    }
+
+    /// Starts waiting transfers, in order, while the global and per-host limits allow.
+    private func startWaiting(multi: UnsafeMutableRawPointer) {
+        guard !waiting.isEmpty else { return }
+        var index = 0
+        while index < waiting.count, active.count < settings.maxConnections {
+            let transfer = waiting[index]
+            let host = transfer.hostKey
+            guard activePerHost[host, default: 0] < settings.maxPerHost else {
+                index += 1
+                continue
+            }
+            waiting.remove(at: index)
+            guard let easy = transfer.start() else {
+                transfer.resume(
+                    .failure(FetchError(url: transfer.request.url.absoluteString, reason: .other("libcurl could not create a transfer"))))
+                continue
+            }
+            active[easy] = transfer
+            activePerHost[host, default: 0] += 1
+            curl_multi_add_handle(multi, easy)
+        }
+    }
+
+    private func cancelTransfer(id: Int, multi: UnsafeMutableRawPointer) {
+        if let index = waiting.firstIndex(where: { $0.id == id }) {
+            let transfer = waiting.remove(at: index)
+            transfer.resume(.failure(FetchError(url: transfer.request.url.absoluteString, reason: .cancelled)))
+        } else if let transfer = active.values.first(where: { $0.id == id }) {
+            finish(transfer, multi: multi, failure: .cancelled)
+        }
+    }
+
+    /// A transfer libcurl reports done.
+    private func complete(_ transfer: Transfer, code: CURLcode, multi: UnsafeMutableRawPointer) {
+        guard let easy = transfer.easy else { return }
+        if code == CURLE_OK {
+            var status = 0
+            _ = tributary_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            let response = FetchResponse(
+                url: transfer.effectiveURL() ?? transfer.request.url, status: status, headers: transfer.headers,
+                body: Data(transfer.body))
+            detach(transfer, multi: multi)
+            transfer.resume(.success(response))
+        } else {
+            let reason = transfer.reason(for: code)
+            detach(transfer, multi: multi)
+            transfer.resume(.failure(FetchError(url: transfer.request.url.absoluteString, reason: reason)))
+        }
+    }
+
+    private func finish(_ transfer: Transfer, multi: UnsafeMutableRawPointer, failure: FetchError.Reason) {
+        detach(transfer, multi: multi)
+        transfer.resume(.failure(FetchError(url: transfer.request.url.absoluteString, reason: failure)))
+    }
+
+    /// Removes a running transfer from the multi handle and frees its libcurl resources.
+    private func detach(_ transfer: Transfer, multi: UnsafeMutableRawPointer) {
+        guard let easy = transfer.easy else { return }
+        curl_multi_remove_handle(multi, easy)
+        active[easy] = nil
+        activePerHost[transfer.hostKey, default: 1] -= 1
+        if activePerHost[transfer.hostKey] == 0 { activePerHost[transfer.hostKey] = nil }
+        transfer.cleanUp()
+    }
+
+    private func failEverything(reason: FetchError.Reason) {
+        let leftovers = inbox.withLock { inbox -> [Transfer] in
+            inbox.shutdown = true
+            defer { inbox.added.removeAll() }
+            return inbox.added
+        }
+        for transfer in waiting + leftovers {
+            transfer.resume(.failure(FetchError(url: transfer.request.url.absoluteString, reason: reason)))
+        }
+        waiting.removeAll()
+    }
+}

@@ -1,0 +1,220 @@
+internal import CCurl
+internal import CTributaryCurl
+import Foundation
+import TributaryCore
+
+/// One request's libcurl easy handle and what it has received so far.
+///
+/// Created on any thread, then touched only on the loop thread (the enqueueing thread hands it
+/// over through the inbox mutex and never looks at it again); that is why it may be
+/// `@unchecked Sendable`. libcurl's callbacks reach it through an unretained pointer, kept valid
+/// because the loop holds the transfer in `active` until the handle is cleaned up.
+final class Transfer: @unchecked Sendable {
+    let id: Int
+    let request: FetchRequest
+    private let settings: HTTPSettings
+    private var continuation: CurlMultiLoop.Continuation?
+
+    private(set) var easy: UnsafeMutableRawPointer?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    fileprivate(set) var body: [UInt8] = []
+    fileprivate(set) var headers: [HTTPHeader] = []
+    fileprivate var exceededLimit = false
+    let maxBytes: Int
+    let timeout: Duration
+
+    init(id: Int, request: FetchRequest, settings: HTTPSettings, continuation: CurlMultiLoop.Continuation) {
+        self.id = id
+        self.request = request
+        self.settings = settings
+        self.continuation = continuation
+        self.maxBytes = request.maxBytes ?? settings.defaultMaxBytes
+        self.timeout = request.timeout ?? settings.defaultTimeout
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    deinit {
+        errorBuffer.deallocate()
+    }
+
+    /// The key of the per-host limit: host and port.
+    var hostKey: String {
+        "\(request.url.host?.lowercased() ?? ""):\(request.url.port ?? (request.url.scheme == "https" ? 443 : 80))"
+    }
+
+    /// Resumes the waiting task; later calls do nothing.
+    func resume(_ result: Result<FetchResponse, FetchError>) {
+        continuation?.resume(returning: result)
+        continuation = nil
+    }
+
+    /// Creates and configures the easy handle.
+    func start() -> UnsafeMutableRawPointer? {
+        guard let easy = curl_easy_init() else { return nil }
+        self.easy = easy
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        _ = tributary_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
+        _ = tributary_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = tributary_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        _ = tributary_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        _ = tributary_easy_setopt_long(easy, CURLOPT_MAXREDIRS, settings.maxRedirects)
+        _ = tributary_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = tributary_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout))
+        _ = tributary_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(min(settings.connectTimeout, timeout)))
+        _ = tributary_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
+        _ = tributary_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Self.milliseconds(settings.lowSpeedTime) / 1000))
+        _ = tributary_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes))
+        _ = tributary_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        _ = tributary_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        _ = tributary_easy_setopt_string(easy, CURLOPT_USERAGENT, settings.userAgent)
+        _ = tributary_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        _ = tributary_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, transferWrite)
+        _ = tributary_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+        _ = tributary_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, transferHeader)
+        _ = tributary_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        if request.allowInsecureTLS {
+            _ = tributary_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0)
+            _ = tributary_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0)
+        }
+
+        var lines = request.headers.map { "\($0.name): \($0.value)" }
+        if let etag = request.validators?.etag { lines.append("If-None-Match: \(etag)") }
+        if let lastModified = request.validators?.lastModified { lines.append("If-Modified-Since: \(lastModified)") }
+        for line in lines { headerList = curl_slist_append(headerList, line) }
+        if let headerList { _ = tributary_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
+
+        switch request.method.uppercased() {
+        case "GET":
+            break
+        case "HEAD":
+            _ = tributary_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
+        case "POST":
+            setBody(easy)
+        default:
+            _ = tributary_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method)
+            if request.body != nil { setBody(easy) }
+        }
+        return easy
+    }
+
+    private func setBody(_ easy: UnsafeMutableRawPointer) {
+        let bytes = request.body ?? []
+        _ = tributary_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
+        // COPYPOSTFIELDS copies the bytes, so the buffer need not outlive this call.
+        bytes.withUnsafeBytes { buffer in
+            let pointer = UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start))
+            _ = tributary_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, pointer)
+        }
+    }
+
+    /// The URL the body came from, after redirects.
+    func effectiveURL() -> URL? {
+        guard let easy else { return nil }
+        var pointer: UnsafePointer<CChar>?
+        guard tributary_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer else { return nil }
+        return URL(string: String(cString: pointer))
+    }
+
+    /// What a libcurl error means, in the terms of `FetchError`.
+    func reason(for code: CURLcode) -> FetchError.Reason {
+        let message = errorBuffer.pointee == 0 ? String(cString: curl_easy_strerror(code)) : String(cString: errorBuffer)
+        switch code {
+        case CURLE_WRITE_ERROR where exceededLimit, CURLE_FILESIZE_EXCEEDED:
+            return .tooLarge(limit: maxBytes)
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return .hostNotFound
+        case CURLE_COULDNT_CONNECT:
+            return .connectionRefused
+        case CURLE_OPERATION_TIMEDOUT:
+            if message.contains("too slow") {
+                return .other("too slow: less than \(settings.lowSpeedLimit) bytes/s for \(DurationParser.format(settings.lowSpeedTime))")
+            }
+            return .timedOut(seconds: elapsedSeconds())
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .tooManyRedirects(settings.maxRedirects)
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return .other("refused to follow a redirect to a URL that is not http(s): \(message)")
+        case CURLE_GOT_NOTHING:
+            return .other("the server closed the connection without answering")
+        case CURLE_PARTIAL_FILE:
+            return .other("the response ended before its announced length: \(message)")
+        case CURLE_BAD_CONTENT_ENCODING:
+            return .other("cannot decode the response's content encoding: \(message)")
+        case CURLE_ABORTED_BY_CALLBACK:
+            return .cancelled
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_SHUTDOWN_FAILED,
+            CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
+            CURLE_SSL_CLIENTCERT:
+            return .tls(message)
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+            return .other("the connection broke: \(message)")
+        default:
+            return .other(message)
+        }
+    }
+
+    private func elapsedSeconds() -> Double {
+        guard let easy else { return Double(Self.milliseconds(timeout)) / 1000 }
+        var microseconds: curl_off_t = 0
+        _ = tributary_easy_getinfo_off_t(easy, CURLINFO_TOTAL_TIME_T, &microseconds)
+        return Double(microseconds) / 1_000_000
+    }
+
+    /// Frees the easy handle and the header list.
+    func cleanUp() {
+        if let easy { curl_easy_cleanup(easy) }
+        easy = nil
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+    }
+
+    fileprivate func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard body.count + bytes.count <= maxBytes else {
+            exceededLimit = true
+            return false
+        }
+        body.append(contentsOf: bytes)
+        return true
+    }
+
+    fileprivate func receiveHeader(_ line: String) {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("HTTP/") {
+            headers.removeAll()  // a new response: after a redirect or a 100 Continue
+            return
+        }
+        guard let colon = trimmed.firstIndex(of: ":") else { return }
+        let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
+        let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        headers.append(HTTPHeader(name, value))
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}
+
+/// libcurl's write callback: appends to the transfer's body, aborting past the size limit.
+private func transferWrite(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let context, let data else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    return transfer.append(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+/// libcurl's header callback: one header line at a time, status lines included.
+private func transferHeader(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let context, let data else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+    transfer.receiveHeader(line)
+    return length
+}

@@ -360,19 +360,19 @@ struct JSONFeedTests {
                 Problem(.warning, "item 7 has no 'id'; using a digest of its content"),
             ]),
         ParserCase(
-            name: "bad dates are reported and dropped",
+            name: "unreadable dates are reported and dropped; other forms are read and reported",
             json: #"""
-                {\#(v11), "items": [{"id": "1", "content_text": "x", "date_published": "yesterday", "date_modified": "2024-13-01T00:00:00Z"},
+                {\#(v11), "items": [{"id": "1", "content_text": "x", "date_published": "soon", "date_modified": "2024-13-01T00:00:00Z"},
                                     {"id": "2", "content_text": "y", "date_published": 1709618580, "date_modified": ""}]}
                 """#,
             items: [
                 Item(id: "1", source: "src", summary: "x", contentHTML: "<p>x</p>"),
-                Item(id: "2", source: "src", summary: "y", contentHTML: "<p>y</p>"),
+                Item(id: "2", source: "src", summary: "y", contentHTML: "<p>y</p>", published: Date(timeIntervalSince1970: 1_709_618_580)),
             ],
             problems: [
-                Problem(.warning, "item 1: 'date_published' is not an RFC 3339 date: 'yesterday'"),
-                Problem(.warning, "item 1: 'date_modified' is not an RFC 3339 date: '2024-13-01T00:00:00Z'"),
-                Problem(.warning, "item 2: 'date_published' is not an RFC 3339 date: '1709618580'"),
+                Problem(.warning, "item 1: 'date_published' is not a date: 'soon'"),
+                Problem(.warning, "item 1: 'date_modified' is not a date: '2024-13-01T00:00:00Z'"),
+                Problem(.warning, "item 2: 'date_published' is not RFC 3339 but was read: '1709618580'"),
             ]),
         ParserCase(
             name: "dates without an offset are read in the parser's zone",

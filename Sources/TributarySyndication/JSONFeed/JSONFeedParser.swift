@@ -10,11 +10,14 @@ public struct JSONFeedParser: Sendable {
     public var source: String
     /// The zone for dates written without an offset.
     public var timeZone: TimeZone
+    /// The moment relative dates ("3 hours ago") count back from.
+    public var now: Date
 
     /// Creates a parser that labels items with `source`.
-    public init(source: String, timeZone: TimeZone = .gmt) {
+    public init(source: String, timeZone: TimeZone = .gmt, now: Date = Date()) {
         self.source = source
         self.timeZone = timeZone
+        self.now = now
     }
 
     /// Parses a document; throws only when it is not JSON or not a JSON Feed at all.
@@ -130,7 +133,11 @@ public struct JSONFeedParser: Sendable {
     private func date(_ value: JSONValue?, _ field: String, index: Int, problems: inout [Problem]) -> Date? {
         guard let text = value?.text, !text.isEmpty else { return nil }
         if let date = RFC3339.date(from: text, defaultZone: timeZone) { return date }
-        problems.append(Problem(.warning, "item \(index + 1): '\(field)' is not an RFC 3339 date: '\(text)'"))
+        if let date = DateParser(timeZone: timeZone, now: now).parse(text) {
+            problems.append(Problem(.warning, "item \(index + 1): '\(field)' is not RFC 3339 but was read: '\(text)'"))
+            return date
+        }
+        problems.append(Problem(.warning, "item \(index + 1): '\(field)' is not a date: '\(text)'"))
         return nil
     }
 

@@ -54,6 +54,7 @@ let package = Package(
             path: "Tests/TestSupport",
             resources: [.copy("Resources")]
         ),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TributaryModelTests", dependencies: ["TributaryModel"]),
         .testTarget(name: "TributaryJSONTests", dependencies: ["TributaryJSON"]),
         .testTarget(name: "TributaryYAMLTests", dependencies: ["TributaryYAML"]),

@@ -1,0 +1,388 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+import TributaryCore
+
+@testable import TributaryHTTP
+
+/// The libcurl fetcher against a real server on 127.0.0.1.
+@Suite("Curl fetcher")
+struct CurlFetcherTests {
+    /// Settings that keep the tests quick: short backoff, no retries unless a test asks.
+    static func settings(retries: Int = 0, perHost: Int = 2, total: Int = 8) -> HTTPSettings {
+        var settings = HTTPSettings()
+        settings.retries = retries
+        settings.retryBaseDelay = .milliseconds(20)
+        settings.retryMaxDelay = .milliseconds(100)
+        settings.maxPerHost = perHost
+        settings.maxConnections = total
+        settings.userAgent = "TributaryTests/1"
+        return settings
+    }
+
+    private func url(_ server: LoopbackServer, _ path: String) throws -> URL {
+        try #require(URL(string: server.url(path)))
+    }
+
+    private func failure(_ fetcher: CurlFetcher, _ request: FetchRequest) async -> FetchError? {
+        do {
+            _ = try await fetcher.fetch(request)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: Requests
+
+    @Test func getReturnsStatusBodyHeadersAndCharset() async throws {
+        let server = try LoopbackServer()
+        server.route("/feed", .text("你好, feed", contentType: "application/rss+xml; charset=GBK", headers: [("X-Extra", "1")]))
+        let fetcher = CurlFetcher(settings: Self.settings())
+        let response = try await fetcher.fetch(
+            FetchRequest(url: url(server, "/feed"), headers: [HTTPHeader("Accept", "application/rss+xml")]))
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == "你好, feed")
+        #expect(response.header("x-extra") == "1")
+        #expect(response.charset == "gbk")
+        #expect(response.url.absoluteString == server.url("/feed"))
+        let request = try #require(server.requests("/feed").first)
+        #expect(request.header("User-Agent") == "TributaryTests/1")
+        #expect(request.header("Accept") == "application/rss+xml")
+        #expect(request.header("Accept-Encoding")?.contains("gzip") == true)
+    }
+
+    @Test func theDefaultUserAgentNamesTributaryAndItsVersion() {
+        #expect(HTTPSettings().userAgent == "Tributary/\(Tributary.version) (feed aggregator)")
+    }
+
+    @Test func queriesArePercentEncoded() async throws {
+        let server = try LoopbackServer()
+        server.route("/search", .text("ok"))
+        let target = try #require(URLQuery.url(server.url("/search"), adding: [("q", "中文 a&b=c+d"), ("page", "2")]))
+        _ = try await CurlFetcher(settings: Self.settings()).fetch(FetchRequest(url: target))
+        #expect(server.requests("/search").first?.query == "q=%E4%B8%AD%E6%96%87%20a%26b%3Dc%2Bd&page=2")
+    }
+
+    @Test func postSendsTheBody() async throws {
+        let server = try LoopbackServer()
+        server.route("/api", .text("{}"))
+        let body = Array(#"{"category":"news_hot","中":1}"#.utf8)
+        let request = FetchRequest(
+            url: try url(server, "/api"), method: "POST", headers: [HTTPHeader("Content-Type", "application/json")], body: body)
+        let response = try await CurlFetcher(settings: Self.settings()).fetch(request)
+        #expect(response.status == 200)
+        let received = try #require(server.requests("/api").first)
+        #expect(received.method == "POST")
+        #expect(received.body == body)
+        #expect(received.header("Content-Type") == "application/json")
+    }
+
+    @Test func fileURLsAreReadWithTheSameLimits() async throws {
+        let folder = try TemporaryDirectory()
+        let path = try folder.write("local", to: "feed.xml")
+        let fetcher = CurlFetcher(settings: Self.settings())
+        let response = try await fetcher.fetch(FetchRequest(url: URL(fileURLWithPath: path)))
+        #expect(String(decoding: response.body, as: UTF8.self) == "local")
+        let error = await failure(fetcher, FetchRequest(url: URL(fileURLWithPath: path), maxBytes: 2))
+        #expect(error?.reason == .tooLarge(limit: 2))
+    }
+
+    @Test func otherSchemesAreRefused() async throws {
+        let error = await failure(CurlFetcher(settings: Self.settings()), FetchRequest(url: try #require(URL(string: "ftp://127.0.0.1/x"))))
+        #expect(error?.reason == .unsupportedScheme("ftp"))
+    }
+
+    // MARK: Caching and content
+
+    @Test func conditionalGetReturnsNotModified() async throws {
+        let server = try LoopbackServer()
+        server.route("/feed", .cached(text: "body", etag: "\"v1\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT"))
+        let fetcher = CurlFetcher(settings: Self.settings())
+        let first = try await fetcher.fetch(FetchRequest(url: url(server, "/feed")))
+        #expect(first.status == 200)
+        let validators = try #require(first.validators)
+        #expect(validators == CacheValidators(etag: "\"v1\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT"))
+        let second = try await fetcher.fetch(FetchRequest(url: url(server, "/feed"), validators: validators))
+        #expect(second.isNotModified)
+        #expect(second.body.isEmpty)
+        #expect(server.requests("/feed").last?.header("If-None-Match") == "\"v1\"")
+        #expect(server.requests("/feed").last?.header("If-Modified-Since") == "Sun, 06 Nov 1994 08:49:37 GMT")
+        // Through the context, a 304 to a conditional request is "unchanged", not an error.
+        let context = FetchContext(sourceName: "s", configDirectory: URL(fileURLWithPath: "/"), fetcher: fetcher)
+        let viaContext = try await context.get(url(server, "/feed"), validators: validators)
+        #expect(viaContext.isNotModified)
+    }
+
+    @Test(arguments: ["gzip", "deflate"])
+    func compressedBodiesAreDecoded(_ encoding: String) async throws {
+        let server = try LoopbackServer()
+        let text = String(repeating: "<item>压缩 compressed</item>", count: 500)
+        server.route("/feed", encoding == "gzip" ? .gzip(text: text) : .deflate(text: text))
+        let response = try await CurlFetcher(settings: Self.settings()).fetch(FetchRequest(url: url(server, "/feed")))
+        #expect(String(decoding: response.body, as: UTF8.self) == text)
+        #expect(response.header("Content-Encoding") == encoding)
+    }
+
+    // MARK: Redirects
+
+    @Test func redirectsAreFollowedAndTheFinalURLReported() async throws {
+        let server = try LoopbackServer()
+        server.route("/old", .redirect(to: "/middle", status: 301))
+        server.route("/middle", .redirect(to: server.url("/new"), status: 302))
+        server.route("/new", .text("moved"))
+        let response = try await CurlFetcher(settings: Self.settings()).fetch(FetchRequest(url: url(server, "/old")))
+        #expect(response.status == 200)
+        #expect(response.url.absoluteString == server.url("/new"))
+        #expect(String(decoding: response.body, as: UTF8.self) == "moved")
+    }
+
+    @Test func redirectLoopsAreReported() async throws {
+        let server = try LoopbackServer()
+        server.route("/a", .redirect(to: "/b"))
+        server.route("/b", .redirect(to: "/a"))
+        let error = await failure(CurlFetcher(settings: Self.settings()), FetchRequest(url: try url(server, "/a")))
+        #expect(error?.reason == .tooManyRedirects(5))
+        #expect(error?.description == "\(server.url("/a")): too many redirects (more than 5) or a redirect loop")
+        #expect(server.requestCount("/a") + server.requestCount("/b") == 6)
+    }
+
+    @Test func redirectsToFileURLsAreRefused() async throws {
+        let server = try LoopbackServer()
+        server.route("/sneaky", .redirect(to: "file:///etc/passwd"))
+        let error = await failure(CurlFetcher(settings: Self.settings()), FetchRequest(url: try url(server, "/sneaky")))
+        let description = try #require(error?.description)
+        #expect(description.contains("refused to follow a redirect to a URL that is not http(s)"))
+    }
+
+    // MARK: Bounds
+
+    @Test func aSlowServerTimesOut() async throws {
+        let server = try LoopbackServer()
+        server.route("/slow", .delay(milliseconds: 3000, then: .text("late")))
+        let started = ContinuousClock.now
+        let error = await failure(
+            CurlFetcher(settings: Self.settings()), FetchRequest(url: try url(server, "/slow"), timeout: .milliseconds(400)))
+        guard case .timedOut(let seconds)? = error?.reason else {
+            Issue.record("expected a timeout, got \(String(describing: error))")
+            return
+        }
+        #expect(seconds >= 0.3 && seconds < 2)
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(error?.description.hasPrefix("\(server.url("/slow")): timed out after ") == true)
+    }
+
+    @Test func aStallMidBodyTimesOut() async throws {
+        let server = try LoopbackServer()
+        server.route("/stall", .stallMidBody(bytesBeforeStall: 1000, totalLength: 100_000, stallMilliseconds: 5000))
+        let error = await failure(
+            CurlFetcher(settings: Self.settings()), FetchRequest(url: try url(server, "/stall"), timeout: .milliseconds(500)))
+        if case .timedOut? = error?.reason {} else { Issue.record("expected a timeout, got \(String(describing: error))") }
+    }
+
+    @Test func anEndlessBodyStopsAtTheLimit() async throws {
+        let server = try LoopbackServer()
+        server.route("/endless", .endless(contentType: "application/xml"))
+        let error = await failure(
+            CurlFetcher(settings: Self.settings()), FetchRequest(url: try url(server, "/endless"), maxBytes: 256 * 1024))
+        #expect(error?.reason == .tooLarge(limit: 256 * 1024))
+        #expect(error?.description == "\(server.url("/endless")): response larger than the limit of 256 KB")
+    }
+
+    @Test func anAnnouncedLengthOverTheLimitIsRefusedEarly() async throws {
+        let server = try LoopbackServer()
+        server.route("/big", .ok(body: [UInt8](repeating: 65, count: 300_000)))
+        let error = await failure(CurlFetcher(settings: Self.settings()), FetchRequest(url: try url(server, "/big"), maxBytes: 100_000))
+        #expect(error?.reason == .tooLarge(limit: 100_000))
+    }
+
+    @Test func connectionRefusedIsNamed() async throws {
+        let server = try LoopbackServer()
+        let address = server.url("/gone")
+        server.stop()
+        let error = await failure(CurlFetcher(settings: Self.settings()), FetchRequest(url: try #require(URL(string: address))))
+        #expect(error?.reason == .connectionRefused)
+        #expect(error?.description == "\(address): connection refused")
+    }
+
+    // MARK: Retries
+
+    @Test func serverErrorsAreRetriedThenSucceed() async throws {
+        let server = try LoopbackServer()
+        server.route("/flaky", .sequence([.status(500), .status(503), .text("finally")]))
+        let response = try await CurlFetcher(settings: Self.settings(retries: 2)).fetch(FetchRequest(url: url(server, "/flaky")))
+        #expect(response.status == 200)
+        #expect(server.requestCount("/flaky") == 3)
+    }
+
+    @Test func retriesAreBounded() async throws {
+        let server = try LoopbackServer()
+        server.route("/down", .status(503))
+        let response = try await CurlFetcher(settings: Self.settings(retries: 2)).fetch(FetchRequest(url: url(server, "/down")))
+        #expect(response.status == 503)
+        #expect(server.requestCount("/down") == 3)
+    }
+
+    @Test(arguments: [400, 401, 403, 404, 410, 501])
+    func clientErrorsAreNotRetried(_ status: Int) async throws {
+        let server = try LoopbackServer()
+        server.route("/x", .status(status))
+        let response = try await CurlFetcher(settings: Self.settings(retries: 2)).fetch(FetchRequest(url: url(server, "/x")))
+        #expect(response.status == status)
+        #expect(server.requestCount("/x") == 1)
+    }
+
+    @Test func retryAfterIsHonoured() async throws {
+        let server = try LoopbackServer()
+        server.route("/busy", .sequence([.status(429, headers: [("Retry-After", "1")]), .text("ok")]))
+        let started = ContinuousClock.now
+        let response = try await CurlFetcher(settings: Self.settings(retries: 1)).fetch(FetchRequest(url: url(server, "/busy")))
+        #expect(response.status == 200)
+        #expect(ContinuousClock.now - started >= .milliseconds(950), "Retry-After: 1 must be waited for")
+    }
+
+    @Test func aLongRetryAfterIsNotWaitedFor() async throws {
+        let server = try LoopbackServer()
+        server.route("/later", .status(503, headers: [("Retry-After", "3600")]))
+        let started = ContinuousClock.now
+        let response = try await CurlFetcher(settings: Self.settings(retries: 2)).fetch(FetchRequest(url: url(server, "/later")))
+        #expect(response.status == 503)
+        #expect(server.requestCount("/later") == 1)
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test func hangUpsAreRetriedAsTransient() async throws {
+        let server = try LoopbackServer()
+        server.route("/hangup", .sequence([.hangUp, .text("second time")]))
+        let response = try await CurlFetcher(settings: Self.settings(retries: 1)).fetch(FetchRequest(url: url(server, "/hangup")))
+        #expect(String(decoding: response.body, as: UTF8.self) == "second time")
+        #expect(server.requestCount("/hangup") == 2)
+        server.route("/gone", .hangUp)
+        let error = await failure(CurlFetcher(settings: Self.settings()), FetchRequest(url: try url(server, "/gone")))
+        #expect(error?.description == "\(server.url("/gone")): the server closed the connection without answering")
+    }
+
+    // MARK: Concurrency
+
+    @Test func thePerHostLimitHolds() async throws {
+        let server = try LoopbackServer()
+        server.route("/slow", .delay(milliseconds: 150, then: .text("x")))
+        let fetcher = CurlFetcher(settings: Self.settings(perHost: 2, total: 16))
+        let target = try url(server, "/slow")
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<10 { group.addTask { try await fetcher.fetch(FetchRequest(url: target)).status } }
+            for try await status in group { #expect(status == 200) }
+        }
+        #expect(server.requestCount("/slow") == 10)
+        #expect(server.maxConcurrentRequests == 2, "the server saw \(server.maxConcurrentRequests) requests at once")
+    }
+
+    @Test func theGlobalLimitHoldsAcrossHosts() async throws {
+        let inFlight = Mutex((now: 0, most: 0))
+        let route = LoopbackRoute.handler { _ in
+            inFlight.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+            }
+            usleep(100_000)
+            inFlight.withLock { $0.now -= 1 }
+            return LoopbackResponse(status: 200, headers: [], text: "x")
+        }
+        let first = try LoopbackServer()
+        let second = try LoopbackServer()
+        first.route("/x", route)
+        second.route("/x", route)
+        let fetcher = CurlFetcher(settings: Self.settings(perHost: 3, total: 4))
+        let targets = try (0..<16).map { try url($0 % 2 == 0 ? first : second, "/x") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for target in targets { group.addTask { _ = try await fetcher.fetch(FetchRequest(url: target)) } }
+            try await group.waitForAll()
+        }
+        #expect(inFlight.withLock { $0.most } == 4)
+        #expect(first.maxConcurrentRequests <= 3 && second.maxConcurrentRequests <= 3)
+    }
+
+    @Test func connectionsAreReused() async throws {
+        let server = try LoopbackServer()
+        server.route("/a", .text("a"))
+        let fetcher = CurlFetcher(settings: Self.settings())
+        for _ in 0..<5 { _ = try await fetcher.fetch(FetchRequest(url: url(server, "/a"))) }
+        #expect(server.connectionCount == 1)
+    }
+
+    @Test func cancellingTheTaskStopsTheTransfer() async throws {
+        let server = try LoopbackServer()
+        server.route("/endless", .endless(contentType: "text/plain"))
+        let fetcher = CurlFetcher(settings: Self.settings())
+        let target = try url(server, "/endless")
+        let task = Task { try await fetcher.fetch(FetchRequest(url: target, maxBytes: 1 << 30)) }
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        task.cancel()
+        do {
+            _ = try await task.value
+            Issue.record("a cancelled transfer must not succeed")
+        } catch let error as FetchError {
+            #expect(error.reason == .cancelled)
+        }
+        #expect(ContinuousClock.now - started < .seconds(1))
+        // The server sees the connection closed.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while server.openConnections > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(server.openConnections == 0)
+    }
+}
+
+@Suite("Retry policy")
+struct RetryPolicyTests {
+    @Test func errorDescriptionsSayWhatHappened() {
+        let url = "https://example.org/feed"
+        let cases: [(FetchError.Reason, String)] = [
+            (.hostNotFound, "host not found (DNS lookup failed)"),
+            (.timedOut(seconds: 30), "timed out after 30 s"),
+            (.timedOut(seconds: 2.5), "timed out after 2.5 s"),
+            (.httpStatus(503), "HTTP 503 Service Unavailable"),
+            (.httpStatus(418), "HTTP 418"),
+            (.tooLarge(limit: 20 * 1024 * 1024), "response larger than the limit of 20 MB"),
+            (.tls("SSL certificate problem: self-signed certificate"), "TLS failure: SSL certificate problem: self-signed certificate"),
+        ]
+        for (reason, text) in cases {
+            #expect(FetchError(url: url, reason: reason).description == "\(url): \(text)")
+        }
+    }
+
+    @Test func retryAfterReadsSecondsAndDates() throws {
+        let now = try #require(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"))
+        #expect(RetryPolicy.retryAfter("120", now: now) == .seconds(120))
+        #expect(RetryPolicy.retryAfter(" 0 ", now: now) == .seconds(0))
+        #expect(RetryPolicy.retryAfter("Sun, 06 Nov 1994 08:50:37 GMT", now: now) == .seconds(60))
+        #expect(RetryPolicy.retryAfter("Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .zero, "a date in the past means now")
+        #expect(RetryPolicy.retryAfter("soon", now: now) == nil)
+        #expect(RetryPolicy.retryAfter(nil, now: now) == nil)
+    }
+
+    @Test func backoffGrowsWithJitterAndStopsAtTheCap() {
+        for attempt in 0..<8 {
+            let delay = RetryPolicy.backoff(attempt: attempt, base: .milliseconds(100), cap: .seconds(2))
+            let ceiling = min(Duration.milliseconds(100) * (1 << attempt), .seconds(2))
+            #expect(delay <= ceiling && delay >= ceiling / 2, "attempt \(attempt): \(delay)")
+        }
+    }
+
+    @Test(arguments: [
+        (408, true), (429, true), (500, true), (502, true), (503, true), (504, true), (501, false), (404, false), (200, false),
+    ])
+    func retryableStatuses(_ status: Int, _ retryable: Bool) {
+        #expect(RetryPolicy.isRetryable(status: status) == retryable)
+    }
+
+    @Test func transientFailuresAreTheRetryableOnes() {
+        #expect(FetchError(url: "u", reason: .connectionRefused).isTransient)
+        #expect(FetchError(url: "u", reason: .timedOut(seconds: 1)).isTransient)
+        #expect(FetchError(url: "u", reason: .httpStatus(429)).isTransient)
+        #expect(!FetchError(url: "u", reason: .httpStatus(404)).isTransient)
+        #expect(!FetchError(url: "u", reason: .tls("x")).isTransient)
+        #expect(!FetchError(url: "u", reason: .tooLarge(limit: 1)).isTransient)
+    }
+}

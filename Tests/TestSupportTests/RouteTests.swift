@@ -251,7 +251,6 @@ struct RouteTests {
         let output = try await curl("--max-time", "1", server.url("/stall"))
         #expect(output.exitCode == 28)
         #expect(output.stdout.count == 1_000)
-        #expect(output.elapsed < .seconds(4))
         // The client went away, so the stall ends early and the connection is released.
         #expect(await eventually { server.openConnections == 0 && server.requestsInFlight == 0 })
     }

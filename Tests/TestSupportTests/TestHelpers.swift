@@ -121,7 +121,7 @@ func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
 }
 
 /// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }

@@ -160,16 +160,14 @@ struct CurlFetcherTests {
 
     @Test func aSlowServerTimesOut() async throws {
         let server = try LoopbackServer()
-        server.route("/slow", .delay(milliseconds: 3000, then: .text("late")))
-        let started = ContinuousClock.now
+        server.route("/slow", .delay(milliseconds: 30_000, then: .text("late")))
         let error = await failure(
             CurlFetcher(settings: Self.settings()), FetchRequest(url: try url(server, "/slow"), timeout: .milliseconds(400)))
         guard case .timedOut(let seconds)? = error?.reason else {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(seconds >= 0.3 && seconds < 2)
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(seconds >= 0.3 && seconds < 30, "curl measured \(seconds) s; the server would have answered after 30 s")
         #expect(error?.description.hasPrefix("\(server.url("/slow")): timed out after ") == true)
     }
 
@@ -245,11 +243,9 @@ struct CurlFetcherTests {
     @Test func aLongRetryAfterIsNotWaitedFor() async throws {
         let server = try LoopbackServer()
         server.route("/later", .status(503, headers: [("Retry-After", "3600")]))
-        let started = ContinuousClock.now
         let response = try await CurlFetcher(settings: Self.settings(retries: 2)).fetch(FetchRequest(url: url(server, "/later")))
         #expect(response.status == 503)
-        #expect(server.requestCount("/later") == 1)
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(server.requestCount("/later") == 1, "an hour's Retry-After is not waited for, so no second attempt")
     }
 
     @Test func hangUpsAreRetriedAsTransient() async throws {
@@ -318,7 +314,6 @@ struct CurlFetcherTests {
         let target = try url(server, "/endless")
         let task = Task { try await fetcher.fetch(FetchRequest(url: target, maxBytes: 1 << 30)) }
         try await Task.sleep(for: .milliseconds(300))
-        let started = ContinuousClock.now
         task.cancel()
         do {
             _ = try await task.value
@@ -326,9 +321,8 @@ struct CurlFetcherTests {
         } catch let error as FetchError {
             #expect(error.reason == .cancelled)
         }
-        #expect(ContinuousClock.now - started < .seconds(1))
         // The server sees the connection closed.
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(60)
         while server.openConnections > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(server.openConnections == 0)
     }

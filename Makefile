@@ -8,8 +8,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build needs, and the ones only the tests need.
 BUILD_PACKAGES := libyaml-dev libcurl4-openssl-dev libxml2-dev libsqlite3-dev pkg-config
 TEST_PACKAGES := jing
+BENCH_PACKAGES := curl libxml2-utils
 
-.PHONY: all run build test lint bench deps test-deps clean
+.PHONY: all run build test lint bench bench-deps deps test-deps clean
 
 all: build
 
@@ -45,10 +46,15 @@ test: test-deps lint
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build
 
-# Benchmarks arrive with the fetcher, the parser and the pipeline (see the issues); this target
-# is where they will run.
-bench:
-	@echo "No benchmarks yet: the fetch, parse and pipeline benchmarks land with their features."
+bench-deps: deps
+	$(call apt_install,$(BENCH_PACKAGES))
+
+# Benchmarks against the usual alternatives on the same data in the same run (bench/bench.py
+# starts and stops its own server on 127.0.0.1). Ratios matter, not absolute times.
+bench: bench-deps
+	$(SWIFT) build -c release --product tributary-bench
+	$(SWIFT) build -c release --product tributary
+	python3 bench/bench.py fetch
 
 clean:
 	rm -rf .build out

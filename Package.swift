@@ -47,6 +47,13 @@ let package = Package(
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
 
+        // The Swift side of `make bench` (a server and a fetch driver); not shipped.
+        .executableTarget(
+            name: "tributary-bench",
+            dependencies: ["TributaryCore", "TributaryHTTP", "TestSupport"],
+            path: "Benchmarks/TributaryBench"
+        ),
+
         // Tests: one target per module, shared helpers in TestSupport.
         .target(
             name: "TestSupport",

@@ -164,7 +164,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             _ = tributary_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
             let response = FetchResponse(
                 url: transfer.effectiveURL() ?? transfer.request.url, status: status, headers: transfer.headers,
-                body: Data(transfer.body))
+                body: transfer.body)
             detach(transfer, multi: multi)
             transfer.resume(.success(response))
         } else {

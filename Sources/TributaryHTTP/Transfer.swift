@@ -18,7 +18,7 @@ final class Transfer: @unchecked Sendable {
     private(set) var easy: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    fileprivate(set) var body: [UInt8] = []
+    fileprivate(set) var body = Data()
     fileprivate(set) var headers: [HTTPHeader] = []
     fileprivate var exceededLimit = false
     let maxBytes: Int
@@ -31,6 +31,7 @@ final class Transfer: @unchecked Sendable {
         self.continuation = continuation
         self.maxBytes = request.maxBytes ?? settings.defaultMaxBytes
         self.timeout = request.timeout ?? settings.defaultTimeout
+        self.hostKey = "\(request.url.host?.lowercased() ?? ""):\(request.url.port ?? (request.url.scheme == "https" ? 443 : 80))"
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -40,9 +41,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// The key of the per-host limit: host and port.
-    var hostKey: String {
-        "\(request.url.host?.lowercased() ?? ""):\(request.url.port ?? (request.url.scheme == "https" ? 443 : 80))"
-    }
+    let hostKey: String
 
     /// Resumes the waiting task; later calls do nothing.
     func resume(_ result: Result<FetchResponse, FetchError>) {
@@ -67,6 +66,8 @@ final class Transfer: @unchecked Sendable {
         _ = tributary_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Self.milliseconds(settings.lowSpeedTime) / 1000))
         _ = tributary_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes))
         _ = tributary_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        // 100 KB receive buffers, as the curl tool uses: fewer, larger write callbacks.
+        _ = tributary_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 102_400)
         _ = tributary_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
         _ = tributary_easy_setopt_string(easy, CURLOPT_USERAGENT, settings.userAgent)
         _ = tributary_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
@@ -176,7 +177,7 @@ final class Transfer: @unchecked Sendable {
             exceededLimit = true
             return false
         }
-        body.append(contentsOf: bytes)
+        if let base = bytes.baseAddress { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
         return true
     }
 
@@ -190,6 +191,11 @@ final class Transfer: @unchecked Sendable {
         let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
         let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         headers.append(HTTPHeader(name, value))
+        // Reserve the announced length once instead of growing the buffer chunk by chunk. With
+        // a content encoding the length is of the compressed body, so it is only a hint.
+        if name.caseInsensitiveCompare("Content-Length") == .orderedSame, let length = Int(value), length > 0 {
+            body.reserveCapacity(min(length, maxBytes))
+        }
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

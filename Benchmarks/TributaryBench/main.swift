@@ -1,0 +1,91 @@
+// tributary-bench: the Swift side of `make bench`. Not shipped; driven by bench/bench.py.
+//
+//   tributary-bench serve DIR              serve every file of DIR on 127.0.0.1 (prints "port N"), until stdin closes
+//   tributary-bench fetch URLFILE [--jobs N] [--per-host N]
+//                                           fetch every URL with Tributary's fetcher; print JSON stats
+import Foundation
+import TestSupport
+import TributaryCore
+import TributaryHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The peak resident memory of this process in kilobytes (VmHWM).
+func peakMemoryKB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(separator: " ").dropFirst().first { Int($0) != nil } ?? "0") ?? 0
+    }
+    return 0
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("tributary-bench: \(message)\n".utf8))
+    exit(1)
+}
+
+func serve(_ folder: String) throws {
+    let server = try LoopbackServer()
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    for name in names {
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(name))
+        let type = name.hasSuffix(".json") ? "application/feed+json" : "application/xml"
+        server.route("/" + name, .ok(body: [UInt8](data), contentType: type))
+    }
+    FileHandle.standardOutput.write(Data("port \(server.port)\n".utf8))
+    // Serve until whoever started us closes our standard input.
+    while let line = readLine(), line != "quit" {}
+    server.stop()
+}
+
+func fetch(_ urlFile: String, jobs: Int, perHost: Int) async throws {
+    let urls = try String(contentsOfFile: urlFile, encoding: .utf8).split(separator: "\n").compactMap { URL(string: String($0)) }
+    var settings = HTTPSettings()
+    settings.maxConnections = jobs
+    settings.maxPerHost = perHost
+    settings.retries = 0
+    let fetcher = CurlFetcher(settings: settings)
+    let started = ContinuousClock.now
+    let (bytes, failures) = await withTaskGroup(of: Int?.self) { group -> (Int, Int) in
+        for url in urls {
+            group.addTask {
+                // The body is dropped at once: what is measured is the fetcher, as with curl -o /dev/null.
+                try? await fetcher.fetch(FetchRequest(url: url)).body.count
+            }
+        }
+        var bytes = 0
+        var failures = 0
+        for await result in group {
+            if let result { bytes += result } else { failures += 1 }
+        }
+        return (bytes, failures)
+    }
+    let elapsed = ContinuousClock.now - started
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    print(
+        #"{"seconds": \#(seconds), "requests": \#(urls.count), "failures": \#(failures), "bytes": \#(bytes), "peak_rss_kb": \#(peakMemoryKB())}"#
+    )
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String, default value: Int) -> Int {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else {
+        return value
+    }
+    return number
+}
+
+switch arguments.first {
+case "serve":
+    guard arguments.count >= 2 else { fail("usage: tributary-bench serve DIR") }
+    do { try serve(arguments[1]) } catch { fail("\(error)") }
+case "fetch":
+    guard arguments.count >= 2 else { fail("usage: tributary-bench fetch URLFILE [--jobs N] [--per-host N]") }
+    do {
+        try await fetch(arguments[1], jobs: option("--jobs", default: 32), perHost: option("--per-host", default: 32))
+    } catch { fail("\(error)") }
+default:
+    fail("usage: tributary-bench serve DIR | fetch URLFILE [--jobs N] [--per-host N]")
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Tributary's benchmarks, each against its peers on the same data in the same run.
+
+    python3 bench/bench.py fetch [--count 1000] [--runs 5]
+
+Everything runs on 127.0.0.1: the benchmark starts its own server and stops it afterwards.
+Speed is reported as ratios against the peers measured in the same run, since the machines
+are shared and noisy; each figure is the median of several runs.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, ".build", "release", "tributary-bench")
+
+
+def run_measured(command, **kwargs):
+    """Runs a command; returns (wall seconds, peak RSS in KB, stdout)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+    stdout, stderr = b"", b""
+    # wait4 gives this child's own resource usage, so peaks of earlier runs don't leak in.
+    out_chunks = []
+    while True:
+        chunk = process.stdout.read(65536)
+        if not chunk:
+            break
+        out_chunks.append(chunk)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    stderr = process.stderr.read()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        sys.exit("benchmark command failed (%d): %s\n%s" % (process.returncode, " ".join(command), stderr.decode(errors="replace")))
+    return elapsed, usage.ru_maxrss, b"".join(out_chunks).decode(errors="replace")
+
+
+class Server:
+    """tributary-bench serve DIR, on an ephemeral port of 127.0.0.1."""
+
+    def __init__(self, folder):
+        self.process = subprocess.Popen([BENCH, "serve", folder], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        line = self.process.stdout.readline().decode()
+        if not line.startswith("port "):
+            sys.exit("the benchmark server did not start: %r" % line)
+        self.port = int(line.split()[1])
+
+    def stop(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
+        except Exception:
+            self.process.kill()
+
+
+def ensure_corpus(folder, count, target_mb, seed=42):
+    marker = os.path.join(folder, ".complete-%d-%g-%d" % (count, target_mb, seed))
+    if os.path.exists(marker):
+        return
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "corpus.py"), folder, "--count", str(count),
+                    "--target-mb", str(target_mb), "--seed", str(seed)], check=True)
+    open(marker, "w").close()
+
+
+def table(rows, headers):
+    widths = [max(len(str(row[i])) for row in rows + [headers]) for i in range(len(headers))]
+    line = lambda row: "  ".join(str(cell).ljust(widths[i]) for i, cell in enumerate(row))
+    print(line(headers))
+    print("  ".join("-" * width for width in widths))
+    for row in rows:
+        print(line(row))
+
+
+def bench_fetch(args):
+    work = os.path.join(tempfile.gettempdir(), "tributary-bench")
+    corpus = os.path.join(work, "fetch-corpus")
+    ensure_corpus(corpus, args.count, 50.0)
+    names = sorted(name for name in os.listdir(corpus) if not name.startswith("."))
+    total_bytes = sum(os.path.getsize(os.path.join(corpus, name)) for name in names)
+    server = Server(corpus)
+    try:
+        urls = ["http://127.0.0.1:%d/%s" % (server.port, name) for name in names]
+        url_file = os.path.join(work, "urls.txt")
+        with open(url_file, "w") as handle:
+            handle.write("\n".join(urls) + "\n")
+        curl_config = os.path.join(work, "curl.cfg")
+        with open(curl_config, "w") as handle:
+            for url in urls:
+                handle.write('url = "%s"\noutput = "/dev/null"\n' % url)
+        tributary_cmd = [BENCH, "fetch", url_file, "--jobs", str(args.jobs), "--per-host", str(args.jobs)]
+        curl_cmd = ["curl", "--silent", "--show-error", "--fail", "--parallel", "--parallel-max", str(args.jobs), "-K", curl_config]
+        # One warm-up each, then alternate so that drift hits both alike.
+        run_measured(tributary_cmd)
+        run_measured(curl_cmd)
+        results = {"tributary": [], "curl": []}
+        for _ in range(args.runs):
+            seconds, rss, out = run_measured(tributary_cmd)
+            stats = eval(out.strip(), {}, {})  # our own JSON line
+            if stats["failures"]:
+                sys.exit("tributary-bench: %d fetches failed" % stats["failures"])
+            results["tributary"].append((seconds, rss, stats["seconds"]))
+            if args.verbose:
+                print("tributary: wall %.3f s, inside the process %.3f s" % (seconds, stats["seconds"]))
+            seconds, rss, _ = run_measured(curl_cmd)
+            results["curl"].append((seconds, rss, seconds))
+    finally:
+        server.stop()
+
+    print("Fetch: %d documents, %.1f MB, from 127.0.0.1 with %d transfers at once (per host too); median of %d runs"
+          % (len(names), total_bytes / 1e6, args.jobs, args.runs))
+    rows = []
+    curl_time = statistics.median(r[0] for r in results["curl"])
+    for name in ("tributary", "curl"):
+        wall = statistics.median(r[0] for r in results[name])
+        peak = max(r[1] for r in results[name])
+        rows.append([name, "%.3f s" % wall, "%.0f" % (len(names) / wall), "%.1f" % (total_bytes / 1e6 / wall),
+                     "%.1f MB" % (peak / 1024), "%.2f×" % (wall / curl_time)])
+    table(rows, ["client", "wall time", "requests/s", "MB/s", "peak memory", "vs curl"])
+    ratio = statistics.median(r[0] for r in results["tributary"]) / curl_time
+    print("goal: within 1.3× of curl's time -> %s (%.2f×)" % ("met" if ratio <= 1.3 else "NOT met", ratio))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="which", required=True)
+    fetch = sub.add_parser("fetch", help="fetch 1,000 documents from a loopback server, against curl --parallel")
+    fetch.add_argument("--count", type=int, default=1000)
+    fetch.add_argument("--runs", type=int, default=5)
+    fetch.add_argument("--jobs", type=int, default=32)
+    fetch.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    if not os.path.exists(BENCH):
+        sys.exit("build first: swift build -c release --product tributary-bench (make bench does)")
+    {"fetch": bench_fetch}[args.which](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -24,7 +24,8 @@ public struct JSONFeedAdapter: SourceAdapter {
         let response = try await context.get(url)
         let parsed: ParsedFeed
         do {
-            parsed = try JSONFeedParser(source: context.sourceName, timeZone: context.timeZone).parse([UInt8](response.body))
+            parsed = try JSONFeedParser(source: context.sourceName, timeZone: context.timeZone, now: context.now, baseURL: response.url)
+                .parse([UInt8](response.body))
         } catch {
             throw AdapterError("\(response.url.isFileURL ? response.url.path : response.url.absoluteString): \(error.description)")
         }

@@ -12,12 +12,21 @@ public struct JSONFeedParser: Sendable {
     public var timeZone: TimeZone
     /// The moment relative dates ("3 hours ago") count back from.
     public var now: Date
+    /// Whether `content_html` is rebuilt from the sanitizer's allow-list (the default).
+    public var sanitize: Bool
+    /// The base for relative links in items without a `url` of their own (the feed's URL).
+    public var baseURL: URL?
+
+    /// The longest summary derived from content, in characters.
+    static let summaryLimit = 300
 
     /// Creates a parser that labels items with `source`.
-    public init(source: String, timeZone: TimeZone = .gmt, now: Date = Date()) {
+    public init(source: String, timeZone: TimeZone = .gmt, now: Date = Date(), sanitize: Bool = true, baseURL: URL? = nil) {
         self.source = source
         self.timeZone = timeZone
         self.now = now
+        self.sanitize = sanitize
+        self.baseURL = baseURL
     }
 
     /// Parses a document; throws only when it is not JSON or not a JSON Feed at all.
@@ -74,12 +83,16 @@ public struct JSONFeedParser: Sendable {
             problems.append(Problem(.warning, "item \(index + 1) has no 'id'; using \(url == nil ? "a digest of its content" : "its url")"))
         }
         var item = Item(id: id, source: source, url: url, title: title)
-        item.contentHTML = entry["content_html"]?.text
+        if let html = entry["content_html"]?.text {
+            item.contentHTML = sanitize ? HTMLSanitizer(baseURL: url.flatMap { URL(string: $0) } ?? baseURL).sanitize(html) : html
+        }
         let text = entry["content_text"]?.text
         if item.contentHTML == nil, let text, !text.isEmpty {
             item.contentHTML = HTMLText.paragraphs(fromPlainText: text)
         }
-        item.summary = entry["summary"]?.text ?? text ?? item.contentHTML.map { HTMLText.plainText(fromHTML: $0) }
+        item.summary =
+            entry["summary"]?.text ?? text
+            ?? item.contentHTML.map { HTMLSanitizer.plainText(fromHTML: $0, limit: JSONFeedParser.summaryLimit) }
         item.image = entry["image"]?.text ?? entry["banner_image"]?.text
         item.published = date(entry["date_published"], "date_published", index: index, problems: &problems)
         item.updated = date(entry["date_modified"], "date_modified", index: index, problems: &problems)

@@ -1,0 +1,116 @@
+/// Builds UTF-8 output a run of bytes at a time, escaping text and attribute values for HTML and
+/// XML 1.0 alike.
+///
+/// Escaping drops what XML 1.0 cannot carry (C0 controls other than tab and line feed, U+FFFE,
+/// U+FFFF) and turns carriage returns into line feeds (`\r\n` into one), so the output can be
+/// embedded in Atom as it is.
+struct HTMLByteWriter {
+    private(set) var bytes: [UInt8] = []
+    /// The last text byte was a carriage return (written as a line feed), so a line feed that
+    /// follows is its pair and is skipped.
+    private var afterCarriageReturn = false
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func append(_ byte: UInt8) {
+        bytes.append(byte)
+        afterCarriageReturn = false
+    }
+
+    mutating func append(_ name: HTMLNameKey) {
+        name.write(to: &bytes)
+        afterCarriageReturn = false
+    }
+
+    mutating func append(_ run: [UInt8]) {
+        bytes.append(contentsOf: run)
+        afterCarriageReturn = false
+    }
+
+    /// Character data with `&`, `<` and `>` escaped.
+    mutating func appendText(_ text: UnsafeBufferPointer<UInt8>) {
+        appendEscaped(text, inAttribute: false)
+    }
+
+    /// An attribute value for double quotes: also `"` escaped, and tab, line feed and carriage
+    /// return as character references so attribute-value normalization keeps them.
+    mutating func appendAttributeValue(_ value: UnsafeBufferPointer<UInt8>) {
+        appendEscaped(value, inAttribute: true)
+    }
+
+    /// An attribute value held in a `String`.
+    mutating func appendAttributeValue(_ value: String) {
+        var value = value
+        value.withUTF8 { appendEscaped($0, inAttribute: true) }
+    }
+
+    private mutating func appendEscaped(_ input: UnsafeBufferPointer<UInt8>, inAttribute: Bool) {
+        var runStart = 0
+        var index = 0
+        let count = input.count
+        while index < count {
+            let byte = input[index]
+            // Most bytes need nothing: copy them later as one run.
+            if byte > 0x3E && byte != 0xEF || byte >= 0x20 && byte != 0x26 && byte != 0x3C && byte != 0x3E && byte != 0x22 {
+                index += 1
+                continue
+            }
+            if byte == 0xEF {
+                // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
+                if index + 2 < count, input[index + 1] == 0xBF, input[index + 2] & 0xFE == 0xBE {
+                    flush(input, from: runStart, to: index)
+                    index += 3
+                    runStart = index
+                } else {
+                    index += 1
+                }
+                continue
+            }
+            if byte == 0x22 && !inAttribute {
+                index += 1
+                continue
+            }
+            flush(input, from: runStart, to: index)
+            index += 1
+            runStart = index
+            switch byte {
+            case 0x26: append(Self.ampersand)
+            case 0x3C: append(Self.lessThan)
+            case 0x3E: append(Self.greaterThan)
+            case 0x22: append(Self.quote)
+            case 0x09 where inAttribute: append(Self.tab)
+            case 0x09: append(byte)
+            case 0x0A where inAttribute: append(Self.lineFeed)
+            case 0x0D where inAttribute: append(Self.carriageReturn)
+            case 0x0A:
+                if !afterCarriageReturn { bytes.append(0x0A) }
+            case 0x0D:
+                bytes.append(0x0A)
+                afterCarriageReturn = true
+                continue
+            default:
+                continue  // other C0 controls: not allowed in XML 1.0
+            }
+            afterCarriageReturn = false
+        }
+        flush(input, from: runStart, to: count)
+    }
+
+    private mutating func flush(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+        guard start < end else { return }
+        afterCarriageReturn = false
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<end]))
+    }
+
+    private static let ampersand = Array("&amp;".utf8)
+    private static let lessThan = Array("&lt;".utf8)
+    private static let greaterThan = Array("&gt;".utf8)
+    private static let quote = Array("&quot;".utf8)
+    private static let tab = Array("&#9;".utf8)
+    private static let lineFeed = Array("&#10;".utf8)
+    private static let carriageReturn = Array("&#13;".utf8)
+}

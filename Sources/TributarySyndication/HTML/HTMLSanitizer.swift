@@ -1,0 +1,48 @@
+public import Foundation
+
+/// Rebuilds untrusted HTML from an allow-list of elements, attributes and URL schemes.
+///
+/// The input is parsed by libxml2's HTML parser as a stream of events (no tree is built) and
+/// the output is written as the events arrive:
+/// - Allowed elements are written lower-case with their allowed attributes, double-quoted and
+///   escaped; void elements as `<br>`; everything left open is closed at the end.
+/// - `script`, `style`, embedding, form, document-metadata and foreign (`svg`, `math`) elements
+///   are dropped together with their content; other elements are unwrapped (their children stay).
+/// - URL attributes keep `http`, `https`, relative references (resolved against `baseURL`),
+///   `mailto:` on links and raster `data:` images on `img src` (see `HTMLURLPolicy`).
+/// - Comments, processing instructions, CDATA and DOCTYPEs are dropped; text is escaped, and
+///   characters XML 1.0 cannot carry are removed, so the output can go straight into Atom.
+///
+/// Thread-safe: each call parses with its own libxml2 context.
+public struct HTMLSanitizer: Sendable {
+    /// The base for relative `href`, `src`, `srcset`, `cite` and `poster` values; with nil they
+    /// stay relative. A `<base>` element in the content is ignored.
+    public var baseURL: URL?
+
+    public init(baseURL: URL? = nil) {
+        self.baseURL = baseURL
+    }
+
+    /// Safe HTML: allowed elements and attributes only, relative href/src resolved against baseURL.
+    public func sanitize(_ html: String) -> String {
+        let sink = HTMLSanitizingSink(baseURL: baseURL, inputSize: html.utf8.count)
+        HTMLSAXParser.parse(html, into: sink)
+        return sink.finish()
+    }
+
+    /// Plain text of an HTML fragment: tags stripped, entities decoded, script/style contents dropped,
+    /// block elements separating words, whitespace collapsed; truncated at a word/character boundary
+    /// to at most `limit` Characters with "…" appended when cut (nil = no limit).
+    ///
+    /// The text is what `sanitize` would keep. Runs of whitespace, no-break spaces and block
+    /// boundaries become one space; inline elements add none, so `<b>中</b>文` reads `中文`.
+    /// When cut, the text before "…" has at most `limit` Characters: it ends at the last space
+    /// if one falls in the final fifth of the limit, else mid-word (as CJK text must be).
+    public static func plainText(fromHTML html: String, limit: Int? = nil) -> String {
+        let sink = HTMLPlainTextSink(inputSize: html.utf8.count)
+        HTMLSAXParser.parse(html, into: sink)
+        let text = sink.finish()
+        guard let limit else { return text }
+        return HTMLTextTruncation.truncate(text, limit: limit)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// The sanitizer's side of the parse: rewrites the events of kept elements and text into safe
+/// HTML, keeping a stack of what it opened so the output is always balanced.
+final class HTMLSanitizingSink: HTMLSAXSink {
+    /// Kept elements nested deeper than this are unwrapped (their text stays). No real content
+    /// nests this deep, and it keeps the output within what XML consumers accept (libxml2 stops
+    /// at 256 levels).
+    static let maximumDepth = 100
+
+    /// All mutable state in one struct, so each event costs one exclusivity check, not one per
+    /// property access.
+    private var state: State
+
+    init(baseURL: URL?, inputSize: Int) {
+        state = State(resolver: HTMLURLResolver(baseURL: baseURL), writer: HTMLByteWriter(capacity: inputSize))
+    }
+
+    /// The output, with every element still open closed.
+    func finish() -> String {
+        state.finish()
+    }
+
+    func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+        state.startElement(name: name, attributes: attributes)
+    }
+
+    func endElement() {
+        state.endElement()
+    }
+
+    func characters(_ text: UnsafeBufferPointer<UInt8>) {
+        state.characters(text)
+    }
+
+    private struct State {
+        let resolver: HTMLURLResolver
+        var writer: HTMLByteWriter
+        /// One entry per open element outside dropped ones: the name of a kept element, or nil
+        /// for elements whose tags were not written.
+        var open: [HTMLNameKey?] = []
+        /// How many of `open` are kept elements with an end tag to write.
+        var keptDepth = 0
+        /// How deep inside a dropped element the parse is; 0 outside.
+        var droppedDepth = 0
+
+        mutating func finish() -> String {
+            while let name = open.popLast() {
+                if let name { writeEndTag(name) }
+            }
+            return writer.string
+        }
+
+        mutating func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+            if droppedDepth > 0 {
+                droppedDepth += 1
+                return
+            }
+            let rule = HTMLElementRule.named(name)
+            switch rule.action {
+            case .drop:
+                droppedDepth = 1
+            case .unwrap:
+                open.append(nil)
+            case .keep where rule.isVoid:
+                writeStartTag(rule, attributes: attributes)
+                open.append(nil)  // nothing to close; libxml2 may still report children
+            case .keep where keptDepth >= HTMLSanitizingSink.maximumDepth:
+                open.append(nil)
+            case .keep:
+                writeStartTag(rule, attributes: attributes)
+                open.append(rule.name)
+                keptDepth += 1
+            }
+        }
+
+        mutating func endElement() {
+            if droppedDepth > 0 {
+                droppedDepth -= 1
+                return
+            }
+            guard let entry = open.popLast(), let name = entry else { return }
+            writeEndTag(name)
+            keptDepth -= 1
+        }
+
+        mutating func characters(_ text: UnsafeBufferPointer<UInt8>) {
+            if droppedDepth == 0 { writer.appendText(text) }
+        }
+
+        private mutating func writeStartTag(_ rule: HTMLElementRule, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+            writer.append(UInt8(ascii: "<"))
+            writer.append(rule.name)
+            if let attributes {
+                var written = HTMLAttributeSet()
+                var position = 0
+                while let name = attributes[position] {
+                    let value = attributes[position + 1]
+                    position += 2
+                    guard let attribute = HTMLAttribute.named(name), rule.attributes.contains(attribute), !written.contains(attribute)
+                    else { continue }
+                    if writeAttribute(attribute, value: value, rule: rule) { written.add(attribute) }
+                }
+            }
+            writer.append(UInt8(ascii: ">"))
+        }
+
+        /// Writes ` name="value"` when the value passes; returns whether it did.
+        private mutating func writeAttribute(_ attribute: HTMLAttribute, value: UnsafePointer<UInt8>?, rule: HTMLElementRule) -> Bool {
+            switch attribute.valueKind {
+            case .text:
+                writeAttributeName(attribute)
+                if let value {
+                    writer.appendAttributeValue(UnsafeBufferPointer(start: value, count: Self.length(of: value)))
+                }
+            case .url:
+                guard let value,
+                    let url = HTMLURLPolicy.sanitize(
+                        Self.string(value), allowsMailto: rule.allowsMailto && attribute == .href,
+                        allowsImageData: rule.allowsImageData && attribute == .src, resolver: resolver
+                    )
+                else { return false }
+                writeAttributeName(attribute)
+                writer.appendAttributeValue(url)
+            case .sourceSet:
+                guard let value, let sourceSet = HTMLURLPolicy.sanitizeSourceSet(Self.string(value), resolver: resolver) else {
+                    return false
+                }
+                writeAttributeName(attribute)
+                writer.appendAttributeValue(sourceSet)
+            }
+            writer.append(UInt8(ascii: "\""))
+            return true
+        }
+
+        /// ` name="`
+        private mutating func writeAttributeName(_ attribute: HTMLAttribute) {
+            writer.append(UInt8(ascii: " "))
+            writer.append(attribute.key)
+            writer.append(UInt8(ascii: "="))
+            writer.append(UInt8(ascii: "\""))
+        }
+
+        private mutating func writeEndTag(_ name: HTMLNameKey) {
+            writer.append(UInt8(ascii: "<"))
+            writer.append(UInt8(ascii: "/"))
+            writer.append(name)
+            writer.append(UInt8(ascii: ">"))
+        }
+
+        private static func length(of string: UnsafePointer<UInt8>) -> Int {
+            var length = 0
+            while string[length] != 0 { length += 1 }
+            return length
+        }
+
+        private static func string(_ value: UnsafePointer<UInt8>) -> String {
+            String(decoding: UnsafeBufferPointer(start: value, count: length(of: value)), as: UTF8.self)
+        }
+    }
+}

@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "TributarySyndication", dependencies: ["TributaryModel", "TributaryJSON", "CLibXML2"]),
 
         // The engine and its I/O.
-        .target(name: "TributaryCore", dependencies: ["TributaryModel", "TributaryYAML", "TributarySyndication"]),
+        .target(
+            name: "TributaryCore", dependencies: ["TributaryModel", "TributaryJSON", "TributaryYAML", "TributarySyndication"]),
         .target(name: "TributaryHTTP", dependencies: ["TributaryCore", "CCurl", "CTributaryCurl"]),
 
         // Adapters: one module per folder under Plugins/.

@@ -1,4 +1,5 @@
 public import Foundation
+public import TributaryJSON
 
 /// What the engine gives an adapter for one fetch: the shared fetcher with the source's limits,
 /// the source's settings, the run's clock and a logger.
@@ -102,5 +103,18 @@ public enum URLResolver {
             scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
         else { return nil }
         return scheme.lowercased()
+    }
+}
+
+extension FetchContext {
+    /// Fetches a URL and parses its body as JSON, whatever its Content-Type (APIs often send
+    /// `text/html`); a body that is not JSON is an `AdapterError` naming the URL and position.
+    public func getJSON(_ url: URL, headers: [HTTPHeader] = []) async throws -> JSONValue {
+        let response = try await get(url, headers: headers)
+        do {
+            return try JSON.parse(response.body)
+        } catch {
+            throw AdapterError("\(response.url.absoluteString): not valid JSON at \(error.line):\(error.column): \(error.message)")
+        }
     }
 }

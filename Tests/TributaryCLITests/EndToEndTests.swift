@@ -193,3 +193,38 @@ struct EndToEndTests {
         }
     }
 }
+
+/// The fetcher honours the proxy variables as curl does (a loopback server plays the proxy, so
+/// nothing leaves 127.0.0.1: with a proxy, curl does not even resolve the origin's name).
+@Suite("Proxies")
+struct ProxyTests {
+    @Test func httpProxyIsUsed() async throws {
+        let proxy = try LoopbackServer()
+        proxy.route("/feed.json", .text(try CLIFixtures.text("english.json"), contentType: "application/feed+json"))
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            "sources:\n  - name: far\n    adapter: jsonfeed\n    url: http://feeds.example.invalid/feed.json\noutputs:\n  - type: stdout\n",
+            to: "feeds.yaml")
+        let result = try await TributaryBinary.run(["run", "-q"], in: folder.url.path, environment: ["http_proxy": proxy.baseURL])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Atomic writes"))
+        let request = try #require(proxy.requests("/feed.json").first)
+        #expect(request.header("Host") == "feeds.example.invalid")
+    }
+
+    @Test func noProxyBypassesIt() async throws {
+        let server = try LoopbackServer()
+        server.route("/feed.json", .text(try CLIFixtures.text("english.json"), contentType: "application/feed+json"))
+        let deadProxy = try LoopbackServer()
+        let deadAddress = deadProxy.baseURL
+        deadProxy.stop()
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            "sources:\n  - name: near\n    adapter: jsonfeed\n    url: \(server.url("/feed.json"))\noutputs:\n  - type: stdout\n",
+            to: "feeds.yaml")
+        let environment = ["http_proxy": deadAddress, "no_proxy": "127.0.0.1,localhost"]
+        let result = try await TributaryBinary.run(["run", "-q"], in: folder.url.path, environment: environment)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(server.requestCount("/feed.json") == 1)
+    }
+}

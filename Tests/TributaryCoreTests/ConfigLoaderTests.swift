@@ -221,3 +221,36 @@ struct ConfigLoaderTests {
         #expect(configuration.sources.map(\.name) == ["from-env"])
     }
 }
+
+/// An adapter whose API writes Beijing time, like the Chinese apps'.
+private struct BeijingAdapter: SourceAdapter {
+    static let kind = "beijing"
+    static let summary = "test adapter with a time zone of its own"
+    static let options: [AdapterOption] = []
+    static let defaultTimeZone: String? = "Asia/Shanghai"
+    init(options: AdapterOptions) throws(ConfigError) {}
+    func fetch(in context: FetchContext) async throws -> SourceResult { SourceResult(items: []) }
+}
+
+@Suite("Adapter time zones")
+struct AdapterTimeZoneTests {
+    @Test(
+        arguments: [
+            ("", "Asia/Shanghai", ""),
+            ("defaults: {timezone: Europe/Berlin}\n", "Asia/Shanghai", ""),
+            ("", "UTC", "    timezone: UTC\n"),
+        ] as [(String, String, String)])
+    func theAdaptersZoneSitsBetweenTheSourceAndTheDefaults(_ defaults: String, _ expected: String, _ sourceLine: String) throws {
+        let text = defaults + "sources:\n  - name: a\n    adapter: beijing\n" + sourceLine
+        let configuration = try ConfigLoader(registry: AdapterRegistry([BeijingAdapter.self]), environment: [:])
+            .load(text: text, file: "feeds.yaml", directory: URL(fileURLWithPath: "/srv"))
+        #expect(configuration.sources.first?.timeZone == expected)
+    }
+
+    @Test func otherAdaptersTakeTheDefaults() throws {
+        let text = "defaults: {timezone: Europe/Berlin}\nsources:\n  - name: a\n    adapter: static\n    count: 1\n"
+        let configuration = try ConfigLoader(registry: AdapterRegistry([StaticAdapter.self]), environment: [:])
+            .load(text: text, file: "feeds.yaml", directory: URL(fileURLWithPath: "/srv"))
+        #expect(configuration.sources.first?.timeZone == "Europe/Berlin")
+    }
+}

@@ -20,6 +20,9 @@ enum AdaptersCommand: Command {
             text += adapter.kind
             if !adapter.aliases.isEmpty { text += " (also: \(adapter.aliases.joined(separator: ", ")))" }
             text += "\n  \(adapter.summary)\n"
+            if let zone = adapter.defaultTimeZone {
+                text += "  Dates without a zone are read in \(zone) unless the source sets 'timezone'.\n"
+            }
             let rows = adapter.options.map { option -> (String, String, String) in
                 var detail = option.help
                 if option.isRequired {

@@ -18,6 +18,10 @@ public protocol SourceAdapter: Sendable {
     static var summary: String { get }
     /// The options the adapter accepts, besides the common ones every source has.
     static var options: [AdapterOption] { get }
+    /// The time zone the source's API writes zone-less dates in (IANA name), e.g.
+    /// `Asia/Shanghai` for Chinese apps; a source's own `timezone` overrides it, and it
+    /// overrides `defaults.timezone`. Nil (the default) for none.
+    static var defaultTimeZone: String? { get }
 
     /// Builds the adapter from validated options; throws a located error for bad combinations.
     init(options: AdapterOptions) throws(ConfigError)
@@ -29,6 +33,9 @@ public protocol SourceAdapter: Sendable {
 extension SourceAdapter {
     /// No aliases unless the adapter declares some.
     public static var aliases: [String] { [] }
+
+    /// No zone of its own unless the adapter declares one.
+    public static var defaultTimeZone: String? { nil }
 }
 
 /// What one fetch of a source produced.

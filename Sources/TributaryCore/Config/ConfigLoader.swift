@@ -207,7 +207,7 @@ private struct ConfigurationBuilder {
             if value < 0 { reader.fail(node, "'weight' must not be negative") } else { weight = value }
         }
         let tags = keys["tags"].flatMap { reader.strings($0.value, "'tags'") } ?? []
-        let timeZone = keys["timezone"].map { reader.timeZone($0.value, "'timezone'") } ?? defaults.timeZone
+        let timeZone = keys["timezone"].map { reader.timeZone($0.value, "'timezone'") } ?? adapterType?.defaultTimeZone ?? defaults.timeZone
         let insecure = keys["insecure"].flatMap { reader.boolean($0.value, "'insecure'") } ?? false
 
         guard let adapterType, let name else { return nil }

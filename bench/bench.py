@@ -20,7 +20,7 @@ BENCH = os.path.join(ROOT, ".build", "release", "tributary-bench")
 
 
 def run_measured(command, **kwargs):
-    """Runs a command; returns (wall seconds, peak RSS in KB, stdout)."""
+    """Runs a command; returns (wall seconds, peak RSS in KB, stdout, CPU seconds)."""
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
     stdout, stderr = b"", b""
@@ -37,7 +37,7 @@ def run_measured(command, **kwargs):
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         sys.exit("benchmark command failed (%d): %s\n%s" % (process.returncode, " ".join(command), stderr.decode(errors="replace")))
-    return elapsed, usage.ru_maxrss, b"".join(out_chunks).decode(errors="replace")
+    return elapsed, usage.ru_maxrss, b"".join(out_chunks).decode(errors="replace"), usage.ru_utime + usage.ru_stime
 
 
 class Server:
@@ -99,15 +99,15 @@ def bench_fetch(args):
         run_measured(curl_cmd)
         results = {"tributary": [], "curl": []}
         for _ in range(args.runs):
-            seconds, rss, out = run_measured(tributary_cmd)
+            seconds, rss, out, cpu = run_measured(tributary_cmd)
             stats = eval(out.strip(), {}, {})  # our own JSON line
             if stats["failures"]:
                 sys.exit("tributary-bench: %d fetches failed" % stats["failures"])
-            results["tributary"].append((seconds, rss, stats["seconds"]))
+            results["tributary"].append((seconds, rss, cpu))
             if args.verbose:
                 print("tributary: wall %.3f s, inside the process %.3f s" % (seconds, stats["seconds"]))
-            seconds, rss, _ = run_measured(curl_cmd)
-            results["curl"].append((seconds, rss, seconds))
+            seconds, rss, _, cpu = run_measured(curl_cmd)
+            results["curl"].append((seconds, rss, cpu))
     finally:
         server.stop()
 
@@ -118,9 +118,10 @@ def bench_fetch(args):
     for name in ("tributary", "curl"):
         wall = statistics.median(r[0] for r in results[name])
         peak = max(r[1] for r in results[name])
-        rows.append([name, "%.3f s" % wall, "%.0f" % (len(names) / wall), "%.1f" % (total_bytes / 1e6 / wall),
+        cpu = statistics.median(r[2] for r in results[name])
+        rows.append([name, "%.3f s" % wall, "%.3f s" % cpu, "%.0f" % (len(names) / wall), "%.1f" % (total_bytes / 1e6 / wall),
                      "%.1f MB" % (peak / 1024), "%.2f×" % (wall / curl_time)])
-    table(rows, ["client", "wall time", "requests/s", "MB/s", "peak memory", "vs curl"])
+    table(rows, ["client", "wall time", "CPU time", "requests/s", "MB/s", "peak memory", "vs curl"])
     ratio = statistics.median(r[0] for r in results["tributary"]) / curl_time
     print("goal: within 1.3× of curl's time -> %s (%.2f×)" % ("met" if ratio <= 1.3 else "NOT met", ratio))
 
@@ -135,7 +136,7 @@ def main():
     fetch.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     if not os.path.exists(BENCH):
-        sys.exit("build first: swift build -c release --product tributary-bench (make bench does)")
+        sys.exit("build first: swift build -c release --static-swift-stdlib --product tributary-bench (make bench does)")
     {"fetch": bench_fetch}[args.which](args)
 
 

@@ -181,21 +181,37 @@ final class Transfer: @unchecked Sendable {
         return true
     }
 
-    fileprivate func receiveHeader(_ line: String) {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix("HTTP/") {
-            headers.removeAll()  // a new response: after a redirect or a 100 Continue
+    /// One header line as libcurl hands it over (status lines included), read as bytes: this
+    /// runs for every header of every response.
+    fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) {
+        let bytes = line.bindMemory(to: UInt8.self)
+        if bytes.starts(with: Self.statusPrefix) {
+            headers.removeAll(keepingCapacity: true)  // a new response: after a redirect or a 100 Continue
             return
         }
-        guard let colon = trimmed.firstIndex(of: ":") else { return }
-        let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
-        let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        headers.append(HTTPHeader(name, value))
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = Self.trimmed(bytes[..<colon])
+        let value = Self.trimmed(bytes[(colon + 1)...])
+        guard !name.isEmpty else { return }
+        let nameText = String(decoding: name, as: UTF8.self)
+        headers.append(HTTPHeader(nameText, String(decoding: value, as: UTF8.self)))
         // Reserve the announced length once instead of growing the buffer chunk by chunk. With
         // a content encoding the length is of the compressed body, so it is only a hint.
-        if name.caseInsensitiveCompare("Content-Length") == .orderedSame, let length = Int(value), length > 0 {
+        if name.count == 14, nameText.lowercased() == "content-length", let length = Int(String(decoding: value, as: UTF8.self)),
+            length > 0
+        {
             body.reserveCapacity(min(length, maxBytes))
         }
+    }
+
+    private static let statusPrefix = Array("HTTP/".utf8)
+
+    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[end - 1]) { end -= 1 }
+        return bytes[start..<end]
     }
 
     static func milliseconds(_ duration: Duration) -> Int {
@@ -220,7 +236,6 @@ private func transferHeader(
     guard let context, let data else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-    transfer.receiveHeader(line)
+    transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: length))
     return length
 }

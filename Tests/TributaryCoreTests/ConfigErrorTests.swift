@@ -41,7 +41,7 @@ struct ConfigErrorTests {
         Case(
             "unknown top-level key without a suggestion", oneSource + "plugins: []\n",
             "feeds.yaml:3:1: error: unknown key 'plugins' at the top level "
-                + "(expected one of: title, id, link, author, defaults, sources, dedup, ranking, outputs)"),
+                + "(expected one of: title, id, link, author, defaults, sources, rules, dedup, ranking, outputs)"),
         Case(
             "a key that is not a word", "? [a, b]\n: c\n" + oneSource,
             "feeds.yaml:1:3: error: keys at the top level must be plain words, found a list"),
@@ -50,11 +50,11 @@ struct ConfigErrorTests {
             "feeds.yaml:2:3: error: unknown key 'timout' in 'defaults'; did you mean 'timeout'?"),
         Case("author without a name", "author:\n  email: a@example.org\n" + oneSource, "feeds.yaml:2:3: error: 'author' needs a 'name'"),
         Case(
-            "unknown ranking strategy", "ranking:\n  strategy: hot\n" + oneSource,
-            "feeds.yaml:2:13: error: 'strategy' must be one of date, found 'hot'"),
+            "unknown ranking strategy", "ranking:\n  strategy: popular\n" + oneSource,
+            "feeds.yaml:2:13: error: 'strategy' must be one of date, hot, found 'popular'"),
         Case(
             "unknown dedup key", "dedup:\n  same_title: true\n" + oneSource,
-            "feeds.yaml:2:3: error: unknown key 'same_title' in 'dedup' (expected one of: same_url)"),
+            "feeds.yaml:2:3: error: unknown key 'same_title' in 'dedup' (expected one of: same_url, tracking_parameters)"),
     ]
 
     static let sourcesCases: [Case] = [
@@ -68,7 +68,7 @@ struct ConfigErrorTests {
             "unknown source key without a suggestion",
             "sources:\n  - name: a\n    adapter: static\n    count: 1\n    colour_scheme: dark\n",
             "feeds.yaml:5:5: error: unknown key 'colour_scheme' in source 'a' (adapter 'static') (expected one of: name, adapter, "
-                + "enabled, max_items, timeout, weight, tags, timezone, insecure, count, prefix, interval, url, fail)"),
+                + "enabled, max_items, timeout, weight, tags, timezone, insecure, rules, count, prefix, interval, url, fail)"),
         Case(
             "missing required adapter option", "sources:\n  - name: a\n    adapter: static\n",
             "feeds.yaml:2:5: error: source 'a': missing required option 'count' for adapter 'static' (how many items to produce)"),

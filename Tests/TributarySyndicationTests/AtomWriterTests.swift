@@ -362,7 +362,8 @@ struct AtomWriterTests {
             ("https://example.com/a?b=1#c", "blog", "https://example.com/a?b=1#c"),
             ("urn:isbn:0451450523", "blog", "urn:isbn:0451450523"),
             ("tag:example.com,2024:1", "blog", "tag:example.com,2024:1"),
-            ("x-custom+v1.2:abc", "blog", "x-custom+v1.2:abc"),
+            ("x-custom+v1.2:abc", "blog", "urn:tributary:blog:x-custom%2Bv1.2%3Aabc"),  // a private scheme is unique only in its source
+            ("article:43071", "qdaily", "urn:tributary:qdaily:article%3A43071"),
             ("12345", "news", "urn:tributary:news:12345"),
             ("6462594562829140237", "toutiao", "urn:tributary:toutiao:6462594562829140237"),
             ("has space", "news", "urn:tributary:news:has%20space"),

@@ -19,6 +19,7 @@ enum RunCommand: Command {
             OptionSpec(long: "per-host", valueName: "N", help: "Open at most N connections to one host (overrides 'per_host')."),
             OptionSpec(long: "source", short: "s", valueName: "NAME", help: "Run only this source (repeatable).", repeatable: true),
             OptionSpec(long: "dry-run", short: "n", help: "Fetch and build the river, but write no files."),
+            OptionSpec(long: "explain", help: "Say which rule dropped each item that a rule dropped."),
         ])
 
     static func execute(_ arguments: ParsedArguments, context: CommandContext) async -> Int32 {
@@ -74,6 +75,12 @@ enum RunCommand: Command {
             options: RunOptions(
                 jobs: jobs, onlySources: only.isEmpty ? nil : only, standardOutputFormat: format, dryRun: arguments.flag("dry-run")))
         if !report.standardOutput.isEmpty { context.console.output(report.standardOutput) }
+        if arguments.flag("explain") {
+            for drop in report.dropped {
+                context.console.diagnostic("dropped [\(drop.source)] \(drop.title.map { "'\($0)'" } ?? drop.id): \(drop.reason)")
+            }
+            if report.dropped.isEmpty { context.console.diagnostic("no item was dropped by a rule") }
+        }
         if level <= .warning { context.console.diagnostic(summary(of: report)) }
         return report.status.rawValue
     }

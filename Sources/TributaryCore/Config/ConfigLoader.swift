@@ -6,11 +6,11 @@ import TributaryYAML
 /// file, line and column.
 public struct ConfigLoader: Sendable {
     /// The keys allowed at the top of the file.
-    static let topLevelKeys = ["title", "id", "link", "author", "defaults", "sources", "dedup", "ranking", "outputs"]
+    static let topLevelKeys = ["title", "id", "link", "author", "defaults", "sources", "rules", "dedup", "ranking", "outputs"]
     /// The keys of `defaults:`.
     static let defaultsKeys = ["timeout", "max_items", "jobs", "per_host", "user_agent", "timezone", "max_size"]
     /// The keys every source accepts besides its adapter's options.
-    static let commonSourceKeys = ["name", "adapter", "enabled", "max_items", "timeout", "weight", "tags", "timezone", "insecure"]
+    static let commonSourceKeys = ["name", "adapter", "enabled", "max_items", "timeout", "weight", "tags", "timezone", "insecure", "rules"]
 
     /// The adapters sources may name.
     public var registry: AdapterRegistry
@@ -92,6 +92,7 @@ private struct ConfigurationBuilder {
         } else {
             reader.fail(at: root.mark, "the configuration has no 'sources:' list")
         }
+        let rules = keys["rules"].map { RulesReader(reader: reader).read($0.value, scope: "") } ?? RuleSet()
         let dedup = keys["dedup"].map { readDedup($0.value) } ?? DedupConfig()
         let ranking = keys["ranking"].map { readRanking($0.value) } ?? RankingConfig()
         let outputs =
@@ -100,7 +101,7 @@ private struct ConfigurationBuilder {
 
         return Configuration(
             file: reader.file, directory: reader.directory, title: title, id: id, link: link, author: author,
-            defaults: defaults, sources: sources, dedup: dedup, ranking: ranking, outputs: outputs)
+            defaults: defaults, sources: sources, rules: rules, dedup: dedup, ranking: ranking, outputs: outputs)
     }
 
     private func readAuthor(_ node: YAMLNode) -> Author? {
@@ -209,6 +210,7 @@ private struct ConfigurationBuilder {
         let tags = keys["tags"].flatMap { reader.strings($0.value, "'tags'") } ?? []
         let timeZone = keys["timezone"].map { reader.timeZone($0.value, "'timezone'") } ?? adapterType?.defaultTimeZone ?? defaults.timeZone
         let insecure = keys["insecure"].flatMap { reader.boolean($0.value, "'insecure'") } ?? false
+        let rules = keys["rules"].map { RulesReader(reader: reader).read($0.value, scope: " of \(label)") } ?? RuleSet()
 
         guard let adapterType, let name else { return nil }
         var values: [String: OptionValue] = [:]
@@ -238,16 +240,19 @@ private struct ConfigurationBuilder {
         }
         return SourceConfig(
             name: name, adapter: adapter, adapterKind: adapterKind, enabled: enabled, maxItems: maxItems,
-            timeout: timeout, weight: weight, tags: tags, timeZone: timeZone, allowInsecureTLS: insecure, options: options,
+            timeout: timeout, weight: weight, tags: tags, timeZone: timeZone, allowInsecureTLS: insecure, rules: rules, options: options,
             line: node.mark.line)
     }
 
     private func readDedup(_ node: YAMLNode) -> DedupConfig {
         var dedup = DedupConfig()
         guard let pairs = reader.mapping(node, "'dedup'") else { return dedup }
-        let keys = reader.keyed(pairs, allowed: ["same_url"], context: "in 'dedup'")
+        let keys = reader.keyed(pairs, allowed: ["same_url", "tracking_parameters"], context: "in 'dedup'")
         if let node = keys["same_url"]?.value, let value = reader.boolean(node, "'same_url'") {
             dedup.sameURL = value
+        }
+        if let node = keys["tracking_parameters"]?.value, let names = reader.strings(node, "'tracking_parameters'") {
+            dedup.trackingParameters = names
         }
         return dedup
     }
@@ -255,12 +260,20 @@ private struct ConfigurationBuilder {
     private func readRanking(_ node: YAMLNode) -> RankingConfig {
         var ranking = RankingConfig()
         guard let pairs = reader.mapping(node, "'ranking'") else { return ranking }
-        let keys = reader.keyed(pairs, allowed: ["strategy"], context: "in 'ranking'")
+        let keys = reader.keyed(pairs, allowed: ["strategy", "half_life", "diversity"], context: "in 'ranking'")
         if let node = keys["strategy"]?.value,
             let word = reader.choice(node, "'strategy'", among: RankingConfig.Strategy.allCases.map(\.rawValue)),
             let strategy = RankingConfig.Strategy(rawValue: word)
         {
             ranking.strategy = strategy
+        }
+        if let node = keys["half_life"]?.value, let value = reader.duration(node, "'half_life'") {
+            if value <= .zero { reader.fail(node, "'half_life' must be longer than zero") } else { ranking.halfLife = value }
+        }
+        if let node = keys["diversity"]?.value, let pairs = reader.mapping(node, "'diversity'") {
+            let keys = reader.keyed(pairs, allowed: ["max_per_source", "max_consecutive"], context: "in 'diversity'")
+            if let node = keys["max_per_source"]?.value { ranking.maxPerSource = reader.integer(node, "'max_per_source'", in: 1...1_000_000) }
+            if let node = keys["max_consecutive"]?.value { ranking.maxConsecutive = reader.integer(node, "'max_consecutive'", in: 1...1000) }
         }
         return ranking
     }

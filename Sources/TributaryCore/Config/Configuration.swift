@@ -19,6 +19,8 @@ public struct Configuration: Sendable {
     public var defaults: Defaults
     /// The sources, in file order, disabled ones included.
     public var sources: [SourceConfig]
+    /// The global block and keep rules.
+    public var rules: RuleSet
     /// How duplicates are merged.
     public var dedup: DedupConfig
     /// How the river is ordered.
@@ -57,7 +59,7 @@ public struct SourceConfig: Sendable {
     public init(
         name: String, adapter: any SourceAdapter, adapterKind: String? = nil, enabled: Bool = true,
         maxItems: Int? = nil, timeout: Duration = .seconds(30), weight: Double = 1, tags: [String] = [],
-        timeZone: String? = nil, allowInsecureTLS: Bool = false, options: AdapterOptions, line: Int = 1
+        timeZone: String? = nil, allowInsecureTLS: Bool = false, rules: RuleSet = RuleSet(), options: AdapterOptions, line: Int = 1
     ) {
         self.name = name
         self.adapter = adapter
@@ -69,6 +71,7 @@ public struct SourceConfig: Sendable {
         self.tags = tags
         self.timeZone = timeZone
         self.allowInsecureTLS = allowInsecureTLS
+        self.rules = rules
         self.options = options
         self.line = line
     }
@@ -93,6 +96,8 @@ public struct SourceConfig: Sendable {
     public var timeZone: String?
     /// Whether TLS certificates of this source go unchecked (`insecure: true`; off by default).
     public var allowInsecureTLS: Bool
+    /// The source's own block and keep rules (applied before the global ones).
+    public var rules: RuleSet
     /// The adapter's own options, validated against its declaration.
     public var options: AdapterOptions
     /// Where the source's entry starts in the file.
@@ -103,6 +108,8 @@ public struct SourceConfig: Sendable {
 public struct DedupConfig: Sendable, Hashable {
     /// Whether items are merged when their links are the same after normalization.
     public var sameURL: Bool = true
+    /// Query parameters removed from links besides `utm_*` and the usual trackers.
+    public var trackingParameters: [String] = []
 
     /// The documented defaults.
     public init() {}
@@ -114,10 +121,18 @@ public struct RankingConfig: Sendable, Hashable {
     public enum Strategy: String, Sendable, Hashable, CaseIterable {
         /// Newest first.
         case date
+        /// By a score of engagement (normalized within each source), source weight and age decay.
+        case hot
     }
 
     /// How the river is ordered.
     public var strategy: Strategy = .date
+    /// For `hot`: the age at which an item's score has halved.
+    public var halfLife: Duration = .seconds(12 * 3600)
+    /// The most items one source may have in the river; nil for no limit.
+    public var maxPerSource: Int?
+    /// The most items in a row from one source; later ones move down; nil for no limit.
+    public var maxConsecutive: Int?
 
     /// The documented defaults.
     public init() {}

@@ -28,11 +28,20 @@ public struct Engine: Sendable {
 
         let outcomes = await fetchAll(
             sources, configuration: configuration, jobs: options.jobs ?? configuration.defaults.jobs, now: started)
-        let reports = outcomes.map(\.report)
+        var reports = outcomes.map(\.report)
         let succeeded = outcomes.filter { $0.report.succeeded }
 
-        let pipeline = Pipeline(dedup: configuration.dedup, ranking: configuration.ranking, now: started)
-        let river = pipeline.process(succeeded.map { Pipeline.Batch(source: $0.source, items: $0.items) })
+        let processed = Pipeline(configuration, now: started).run(succeeded.map { Pipeline.Batch(source: $0.source, items: $0.items) })
+        let river = processed.items
+        for index in reports.indices {
+            if let found = processed.problems[reports[index].name] {
+                reports[index].problems += found
+                for problem in found { logger.warning(problem.description, source: reports[index].name) }
+            }
+        }
+        for drop in processed.dropped {
+            logger.debug("dropped '\(drop.title ?? drop.id)': \(drop.reason)", source: drop.source)
+        }
 
         var outputs = configuration.outputs
         if let format = options.standardOutputFormat {
@@ -75,7 +84,8 @@ public struct Engine: Sendable {
             outputReports.append(report)
         }
         return RunReport(
-            sources: reports, outputs: outputReports, items: river, standardOutput: standardOutput, started: started,
+            sources: reports, outputs: outputReports, items: river, dropped: processed.dropped, standardOutput: standardOutput,
+            started: started,
             duration: ContinuousClock.now - startInstant)
     }
 

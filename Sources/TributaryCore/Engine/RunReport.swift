@@ -40,6 +40,8 @@ public struct RunReport: Sendable {
     public var outputs: [OutputReport]
     /// The final river, ranked.
     public var items: [Item]
+    /// Items the rules dropped, and why.
+    public var dropped: [Pipeline.Drop]
     /// What the `stdout` outputs rendered; the CLI prints it.
     public var standardOutput: String
     /// When the run started.

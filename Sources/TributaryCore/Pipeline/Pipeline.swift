@@ -2,9 +2,11 @@ public import Foundation
 public import TributaryModel
 
 /// The stages between the adapters and the sinks, composed in order: prepare each source's
-/// items, merge duplicates, rank. Each stage is a pure function of its input; the pipeline holds
-/// no shared state.
+/// items, normalize them, apply the source's and the global rules, merge duplicates, rank.
+/// Each stage is a pure function of its input; the pipeline holds no shared state.
 public struct Pipeline: Sendable {
+    /// The global block and keep rules.
+    public var rules: RuleSet
     /// How duplicates are merged.
     public var dedup: DedupConfig
     /// How the river is ordered.
@@ -13,10 +15,16 @@ public struct Pipeline: Sendable {
     public var now: Date
 
     /// Creates a pipeline from the configuration's sections.
-    public init(dedup: DedupConfig, ranking: RankingConfig, now: Date) {
+    public init(rules: RuleSet = RuleSet(), dedup: DedupConfig, ranking: RankingConfig, now: Date) {
+        self.rules = rules
         self.dedup = dedup
         self.ranking = ranking
         self.now = now
+    }
+
+    /// Creates the pipeline a configuration describes.
+    public init(_ configuration: Configuration, now: Date) {
+        self.init(rules: configuration.rules, dedup: configuration.dedup, ranking: configuration.ranking, now: now)
     }
 
     /// One source's items, ready for the pipeline.
@@ -33,12 +41,63 @@ public struct Pipeline: Sendable {
         }
     }
 
+    /// An item a rule dropped, for `--explain`.
+    public struct Drop: Sendable {
+        /// The item's source.
+        public var source: String
+        /// The item's id.
+        public var id: String
+        /// The item's title, if it had one.
+        public var title: String?
+        /// The rule that dropped it, as `'name' (file:line:col)` or `the rule at file:line:col`.
+        public var reason: String
+    }
+
+    /// What the pipeline made of the batches.
+    public struct Result: Sendable {
+        /// The river, ranked.
+        public var items: [Item]
+        /// Items the rules dropped, in source order.
+        public var dropped: [Drop]
+        /// What normalizing changed that deserves a word (future dates), by source.
+        public var problems: [String: [Problem]]
+    }
+
     /// Runs every stage and returns the river.
     public func process(_ batches: [Batch]) -> [Item] {
-        let prepared = batches.map(prepare)
+        run(batches).items
+    }
+
+    /// Runs every stage and returns the river with what was dropped and why.
+    public func run(_ batches: [Batch]) -> Result {
+        let normalizer = Normalizer(now: now, canonicalURL: CanonicalURL(extra: dedup.trackingParameters))
+        var dropped: [Drop] = []
+        var problems: [String: [Problem]] = [:]
+        var kept: [Item] = []
+        for batch in batches {
+            let (items, found) = normalizer.normalize(prepare(batch))
+            if !found.isEmpty { problems[batch.source.name] = found }
+            for item in items {
+                if let reason = Self.reason(batch.source.rules.verdict(on: item, now: now), scope: "source rules")
+                    ?? Self.reason(rules.verdict(on: item, now: now), scope: "global rules")
+                {
+                    dropped.append(Drop(source: item.source, id: item.id, title: item.title, reason: reason))
+                } else {
+                    kept.append(item)
+                }
+            }
+        }
         let weights = Dictionary(batches.map { ($0.source.name, $0.source.weight) }, uniquingKeysWith: { first, _ in first })
-        let merged = dedup.sameURL ? mergeSameURL(prepared.flatMap { $0 }, weights: weights) : prepared.flatMap { $0 }
-        return rank(merged)
+        let merged = dedup.sameURL ? mergeSameURL(kept, weights: weights) : kept
+        return Result(items: Ranker(ranking, now: now).rank(merged, weights: weights), dropped: dropped, problems: problems)
+    }
+
+    private static func reason(_ verdict: RuleSet.Verdict, scope: String) -> String? {
+        switch verdict {
+        case .pass: nil
+        case .blocked(let rule): "blocked by \(rule.label)"
+        case .notKept(let rules): "matched none of the \(scope) (keep: \(rules.map(\.location).joined(separator: ", ")))"
+        }
     }
 
     /// Labels items with their source, adds the source's tags, drops repeated ids and applies `max_items`.
@@ -60,9 +119,10 @@ public struct Pipeline: Sendable {
     /// Merges items whose links are equal after normalization; the survivor is the item from the
     /// heaviest source, then the earliest published, then the one with the most content.
     func mergeSameURL(_ items: [Item], weights: [String: Double]) -> [Item] {
+        let canonical = CanonicalURL(extra: dedup.trackingParameters)
         var groups: [String: [Int]] = [:]
         for (index, item) in items.enumerated() {
-            guard let url = item.url, let key = URLKey.key(for: url) else { continue }
+            guard let url = item.url, let key = canonical.key(for: url) else { continue }
             groups[key, default: []].append(index)
         }
         var dropped = Set<Int>()
@@ -94,40 +154,5 @@ public struct Pipeline: Sendable {
         return items.indices.compactMap { index in
             dropped.contains(index) ? nil : survivors[index] ?? items[index]
         }
-    }
-
-    /// Orders the river; ties break on source and id so every run gives the same order.
-    func rank(_ items: [Item]) -> [Item] {
-        switch ranking.strategy {
-        case .date:
-            return items.sorted { a, b in
-                let dateA = a.date ?? now
-                let dateB = b.date ?? now
-                if dateA != dateB { return dateA > dateB }
-                if a.source != b.source { return a.source < b.source }
-                return a.id < b.id
-            }
-        }
-    }
-}
-
-/// The comparison key of a link: scheme and host lower-cased, default port, fragment and a
-/// trailing slash removed. (Tracking parameters are the normalizer's business.)
-enum URLKey {
-    static func key(for text: String) -> String? {
-        guard var components = URLComponents(string: text.trimmingCharacters(in: .whitespaces)),
-            let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
-        else { return nil }
-        components.scheme = scheme
-        components.host = host.lowercased()
-        if (scheme == "http" && components.port == 80) || (scheme == "https" && components.port == 443) {
-            components.port = nil
-        }
-        components.fragment = nil
-        if scheme == "https" { components.scheme = "http" }
-        var path = components.percentEncodedPath
-        if path.hasSuffix("/") { path.removeLast() }
-        components.percentEncodedPath = path
-        return components.string
     }
 }

@@ -203,13 +203,13 @@ public struct AtomWriter: Sendable {
         "urn:tributary:" + URNEncoding.encode(item.source) + ":" + URNEncoding.encode(item.id)
     }
 
-    /// Whether the text starts with a URI scheme and has no spaces (`https://…`, `urn:…`, `tag:…`).
+    /// Whether the id is already a globally unique IRI: an `http(s)`, `urn:` or `tag:` IRI
+    /// without spaces. Other `word:rest` ids (`article:43071`) are only unique within their
+    /// source, so they get a URN.
     static func isAbsoluteIRI(_ text: String) -> Bool {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
-        let scheme = text[..<colon]
-        guard let first = scheme.first, first.isASCII, first.isLetter,
-            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-        else { return false }
+        let scheme = text[..<colon].lowercased()
+        guard ["http", "https", "urn", "tag"].contains(scheme) else { return false }
         let rest = text[text.index(after: colon)...]
         return !rest.isEmpty && !text.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "\"" })
     }

@@ -272,8 +272,12 @@ private struct ConfigurationBuilder {
         }
         if let node = keys["diversity"]?.value, let pairs = reader.mapping(node, "'diversity'") {
             let keys = reader.keyed(pairs, allowed: ["max_per_source", "max_consecutive"], context: "in 'diversity'")
-            if let node = keys["max_per_source"]?.value { ranking.maxPerSource = reader.integer(node, "'max_per_source'", in: 1...1_000_000) }
-            if let node = keys["max_consecutive"]?.value { ranking.maxConsecutive = reader.integer(node, "'max_consecutive'", in: 1...1000) }
+            if let node = keys["max_per_source"]?.value {
+                ranking.maxPerSource = reader.integer(node, "'max_per_source'", in: 1...1_000_000)
+            }
+            if let node = keys["max_consecutive"]?.value {
+                ranking.maxConsecutive = reader.integer(node, "'max_consecutive'", in: 1...1000)
+            }
         }
         return ranking
     }

@@ -87,7 +87,8 @@ struct RulesReader {
             if let suggestion = Spelling.suggestion(for: key, among: Self.conditionKeys) {
                 message += "; did you mean '\(suggestion)'?"
             } else {
-                message += " (expected one of: \(RuleField.allCases.map(\.rawValue).joined(separator: ", ")), older_than, newer_than, all, any, not, or a metric such as comments)"
+                message +=
+                    " (expected one of: \(RuleField.allCases.map(\.rawValue).joined(separator: ", ")), older_than, newer_than, all, any, not, or a metric such as comments)"
             }
             reader.fail(pair.key, message)
             return nil
@@ -99,8 +100,11 @@ struct RulesReader {
         guard let pairs = reader.mapping(node, "'\(field.rawValue)'") else { return nil }
         let keys = reader.keyed(pairs, allowed: Self.textOperators, context: "in '\(field.rawValue)' (a text match)")
         guard keys.pairs.count == 1, let (op, pair) = keys.pairs.first else {
-            if keys.pairs.count > 1 { reader.fail(node, "'\(field.rawValue)' takes one of contains, matches, equals, in; put several in 'all'") }
-            else if reader.errors.isEmpty || pairs.isEmpty { reader.fail(node, "'\(field.rawValue)' needs one of contains, matches, equals, in") }
+            if keys.pairs.count > 1 {
+                reader.fail(node, "'\(field.rawValue)' takes one of contains, matches, equals, in; put several in 'all'")
+            } else if reader.errors.isEmpty || pairs.isEmpty {
+                reader.fail(node, "'\(field.rawValue)' needs one of contains, matches, equals, in")
+            }
             return nil
         }
         switch op {

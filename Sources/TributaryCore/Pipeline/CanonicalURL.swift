@@ -60,7 +60,11 @@ public struct CanonicalURL: Sendable {
         var query: [(name: String, value: String?, text: String)]
 
         init?(_ text: String) {
-            guard let components = URLComponents(string: text) ?? URLComponents(string: text.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(CharacterSet(charactersIn: "%#"))) ?? ""),
+            guard
+                let components = URLComponents(string: text)
+                    ?? URLComponents(
+                        string: text.addingPercentEncoding(
+                            withAllowedCharacters: .urlFragmentAllowed.union(CharacterSet(charactersIn: "%#"))) ?? ""),
                 let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
                 let rawHost = components.percentEncodedHost, !rawHost.isEmpty
             else { return nil }
@@ -90,9 +94,15 @@ enum IDNA {
 
     /// RFC 3492 decoding; nil for malformed input.
     static func punycodeDecode(_ input: String) -> String? {
-        let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700
+        let base = 36
+        let tMin = 1
+        let tMax = 26
+        let skew = 38
+        let damp = 700
         var output: [UInt32] = []
-        var n = 128, i = 0, bias = 72
+        var n = 128
+        var i = 0
+        var bias = 72
         let scalars = Array(input.lowercased().unicodeScalars)
         var start = 0
         if let delimiter = scalars.lastIndex(of: "-") {

@@ -29,7 +29,9 @@ public struct Normalizer: Sendable {
             var item = original
             item.title = item.title.map(Self.plainLine).flatMap { $0.isEmpty ? nil : $0 }
             item.summary = item.summary.map(Self.plainLine).flatMap { $0.isEmpty ? nil : $0 }
-            item.url = item.url.map { canonicalURL.clean($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.flatMap { $0.isEmpty ? nil : $0 }
+            item.url = item.url.map { canonicalURL.clean($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.flatMap {
+                $0.isEmpty ? nil : $0
+            }
             item.authors = item.authors.map { author in
                 var author = author
                 author.name = author.name.map(Self.plainLine).flatMap { $0.isEmpty ? nil : $0 }
@@ -39,7 +41,9 @@ public struct Normalizer: Sendable {
             item.tags = item.tags.map(Self.plainLine).filter { !$0.isEmpty && seenTags.insert($0.lowercased()).inserted }
             for keyPath in [\Item.published, \Item.updated] {
                 if let date = item[keyPath: keyPath], date > limit {
-                    problems.append(Problem(.warning, "item '\(item.id)': date \(RFC3339.string(from: date)) is in the future; using the time of this run"))
+                    problems.append(
+                        Problem(
+                            .warning, "item '\(item.id)': date \(RFC3339.string(from: date)) is in the future; using the time of this run"))
                     item[keyPath: keyPath] = now
                 }
             }

@@ -40,11 +40,16 @@ let package = Package(
             dependencies: ["TributaryCore", "TributarySyndication", "TributaryJSON"],
             path: "Plugins/Feed"
         ),
+        .target(
+            name: "KanzhihuAdapter",
+            dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON", "TributarySyndication"],
+            path: "Plugins/Kanzhihu"
+        ),
 
         // The command line: argument parsing, commands, the adapter registry.
         .target(
             name: "TributaryCLI",
-            dependencies: ["TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters"]
+            dependencies: ["TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters", "KanzhihuAdapter"]
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
 
@@ -80,6 +85,11 @@ let package = Package(
         .testTarget(
             name: "FeedAdaptersTests",
             dependencies: ["FeedAdapters", "TributaryCore", "TributaryHTTP", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "KanzhihuAdapterTests",
+            dependencies: ["KanzhihuAdapter", "TributaryCore", "TributaryHTTP", "TributaryModel", "TributaryJSON", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -6,6 +6,8 @@ import TributaryModel
 /// answers, one user's top answers, or a ranking of users.
 public struct KanzhihuAdapter: SourceAdapter {
     public static let kind = "kanzhihu"
+    /// Answer times (`2016-02-20 21:27:11`) are Beijing time; a source's `timezone` overrides it.
+    public static let defaultTimeZone: String? = "Asia/Shanghai"
     public static let summary = "Kanzhihu (看知乎): the daily posts' Zhihu answers, a user's top answers, or a user ranking"
     public static let options = [
         AdapterOption(

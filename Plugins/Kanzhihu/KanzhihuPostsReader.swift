@@ -29,7 +29,7 @@ struct KanzhihuPostsReader: Sendable {
     let days: Int
 
     func read(in context: FetchContext) async throws -> SourceResult {
-        let dates = DateParser(timeZone: KanzhihuTimeZone.answers(in: context), now: context.now)
+        let dates = DateParser(timeZone: context.timeZone, now: context.now)
         // Three posts a day, ten a page: `days + 1` pages always reach past the window.
         let result = try await Pagination.collect(first: Cursor(), pages: days + 1, maxItems: context.maxItems) { cursor in
             try await page(cursor, dates: dates, in: context)

@@ -9,6 +9,9 @@ import TributaryModel
 /// A Kanzhihu source under test: fixtures served by a loopback server at the API's paths, and the
 /// adapter fetching them over real libcurl through a `FetchContext`.
 final class KanzhihuHarness: Sendable {
+    /// The zone the configuration loader gives a Kanzhihu source that sets none: the adapter's own.
+    static let adapterZone = TimeZone(identifier: KanzhihuAdapter.defaultTimeZone ?? "UTC") ?? .gmt
+
     /// The fake API host.
     let server: LoopbackServer
 
@@ -58,7 +61,7 @@ final class KanzhihuHarness: Sendable {
 
     /// Fetches the source once through CurlFetcher with `perHost` transfers per host.
     func fetch(
-        _ written: [String: OptionValue] = [:], timeZone: TimeZone = .gmt, maxItems: Int? = nil, perHost: Int = 2
+        _ written: [String: OptionValue] = [:], timeZone: TimeZone = KanzhihuHarness.adapterZone, maxItems: Int? = nil, perHost: Int = 2
     ) async throws -> SourceResult {
         let adapter = try KanzhihuAdapter(options: options(written))
         var settings = HTTPSettings()

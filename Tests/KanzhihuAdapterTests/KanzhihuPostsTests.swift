@@ -144,20 +144,21 @@ struct KanzhihuPostsTests {
 
     @Test(
         arguments: [
-            (zone: nil, expected: 1_455_974_831),  // not set: Beijing time, 21:27:11 +08:00
+            (zone: nil, expected: 1_455_974_831),  // not set: the adapter's own zone, Beijing time, 21:27:11 +08:00
             (zone: "Asia/Shanghai", expected: 1_455_974_831),
             (zone: "Europe/Berlin", expected: 1_456_000_031),  // 21:27:11 +01:00
             (zone: "America/New_York", expected: 1_456_021_631),  // 21:27:11 -05:00
             (zone: "Etc/UTC", expected: 1_456_003_631),  // honoured: 21:27:11 +00:00
-            // The engine's "no zone" is GMT, and Foundation names `UTC` GMT as well: indistinguishable.
-            (zone: "UTC", expected: 1_455_974_831),
+            (zone: "UTC", expected: 1_456_003_631),
         ] as [(zone: String?, expected: Int)])
     func answerTimesAreReadInTheSourcesZone(zone: String?, expected: Int) async throws {
         let harness = try KanzhihuHarness()
         try harness.serve("/getposts", "getposts_numbers.json")
         try harness.serve("/getposts/1456095600", "getposts_no_result.json")
         try harness.serve("/getpostanswers/20160222/yesterday", "getpostanswers_numbers.json")
-        let timeZone = try zone.map { try #require(TimeZone(identifier: $0)) } ?? .gmt
+        // As the configuration loader resolves it: the source's zone, else the adapter's.
+        let name = try #require(zone ?? KanzhihuAdapter.defaultTimeZone)
+        let timeZone = try #require(TimeZone(identifier: name))
         let result = try await harness.fetch(timeZone: timeZone)
         #expect(result.items.first?.published == Date(timeIntervalSince1970: TimeInterval(expected)))
     }

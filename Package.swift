@@ -40,11 +40,12 @@ let package = Package(
             dependencies: ["TributaryCore", "TributarySyndication", "TributaryJSON"],
             path: "Plugins/Feed"
         ),
+        .target(name: "QdailyAdapter", dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON"], path: "Plugins/Qdaily"),
 
         // The command line: argument parsing, commands, the adapter registry.
         .target(
             name: "TributaryCLI",
-            dependencies: ["TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters"]
+            dependencies: ["TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters", "QdailyAdapter"]
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
 
@@ -80,6 +81,13 @@ let package = Package(
         .testTarget(
             name: "FeedAdaptersTests",
             dependencies: ["FeedAdapters", "TributaryCore", "TributaryHTTP", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "QdailyAdapterTests",
+            dependencies: [
+                "QdailyAdapter", "TributaryCore", "TributaryHTTP", "TributaryModel", "TributaryJSON", "TestSupport", "tributary",
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

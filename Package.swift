@@ -45,11 +45,14 @@ let package = Package(
             dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON", "TributarySyndication"],
             path: "Plugins/Kanzhihu"
         ),
+        .target(name: "QdailyAdapter", dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON"], path: "Plugins/Qdaily"),
 
         // The command line: argument parsing, commands, the adapter registry.
         .target(
             name: "TributaryCLI",
-            dependencies: ["TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters", "KanzhihuAdapter"]
+            dependencies: [
+                "TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters", "KanzhihuAdapter", "QdailyAdapter",
+            ]
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
 
@@ -90,6 +93,13 @@ let package = Package(
         .testTarget(
             name: "KanzhihuAdapterTests",
             dependencies: ["KanzhihuAdapter", "TributaryCore", "TributaryHTTP", "TributaryModel", "TributaryJSON", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "QdailyAdapterTests",
+            dependencies: [
+                "QdailyAdapter", "TributaryCore", "TributaryHTTP", "TributaryModel", "TributaryJSON", "TestSupport", "tributary",
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

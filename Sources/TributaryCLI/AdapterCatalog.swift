@@ -1,5 +1,6 @@
 import FeedAdapters
 import KanzhihuAdapter
+import QdailyAdapter
 public import TributaryCore
 
 /// Every adapter compiled into this `tributary`. The only place that names them all: adding an
@@ -9,5 +10,6 @@ public enum AdapterCatalog {
     public static let registry = AdapterRegistry([
         JSONFeedAdapter.self,
         KanzhihuAdapter.self,
+        QdailyAdapter.self,
     ])
 }

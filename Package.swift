@@ -40,11 +40,16 @@ let package = Package(
             dependencies: ["TributaryCore", "TributarySyndication", "TributaryJSON"],
             path: "Plugins/Feed"
         ),
+        .target(
+            name: "ToutiaoAdapter",
+            dependencies: ["TributaryCore", "TributaryJSON", "TributaryModel", "TributarySyndication"],
+            path: "Plugins/Toutiao"
+        ),
 
         // The command line: argument parsing, commands, the adapter registry.
         .target(
             name: "TributaryCLI",
-            dependencies: ["TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters"]
+            dependencies: ["TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters", "ToutiaoAdapter"]
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
 
@@ -80,6 +85,13 @@ let package = Package(
         .testTarget(
             name: "FeedAdaptersTests",
             dependencies: ["FeedAdapters", "TributaryCore", "TributaryHTTP", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ToutiaoAdapterTests",
+            dependencies: [
+                "ToutiaoAdapter", "TributaryCore", "TributaryHTTP", "TestSupport", "TributaryModel", "TributaryJSON", "tributary",
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import FeedAdapters
+import ToutiaoAdapter
 public import TributaryCore
 
 /// Every adapter compiled into this `tributary`. The only place that names them all: adding an
@@ -6,6 +7,7 @@ public import TributaryCore
 public enum AdapterCatalog {
     /// The registry the commands use.
     public static let registry = AdapterRegistry([
-        JSONFeedAdapter.self
+        JSONFeedAdapter.self,
+        ToutiaoAdapter.self,
     ])
 }

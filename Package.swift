@@ -46,12 +46,18 @@ let package = Package(
             path: "Plugins/Kanzhihu"
         ),
         .target(name: "QdailyAdapter", dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON"], path: "Plugins/Qdaily"),
+        .target(
+            name: "ToutiaoAdapter",
+            dependencies: ["TributaryCore", "TributaryJSON", "TributaryModel", "TributarySyndication"],
+            path: "Plugins/Toutiao"
+        ),
 
         // The command line: argument parsing, commands, the adapter registry.
         .target(
             name: "TributaryCLI",
             dependencies: [
                 "TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters", "KanzhihuAdapter", "QdailyAdapter",
+                "ToutiaoAdapter",
             ]
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
@@ -99,6 +105,13 @@ let package = Package(
             name: "QdailyAdapterTests",
             dependencies: [
                 "QdailyAdapter", "TributaryCore", "TributaryHTTP", "TributaryModel", "TributaryJSON", "TestSupport", "tributary",
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ToutiaoAdapterTests",
+            dependencies: [
+                "ToutiaoAdapter", "TributaryCore", "TributaryHTTP", "TestSupport", "TributaryModel", "TributaryJSON", "tributary",
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -1,6 +1,7 @@
 import FeedAdapters
 import KanzhihuAdapter
 import QdailyAdapter
+import ToutiaoAdapter
 public import TributaryCore
 
 /// Every adapter compiled into this `tributary`. The only place that names them all: adding an
@@ -11,5 +12,6 @@ public enum AdapterCatalog {
         JSONFeedAdapter.self,
         KanzhihuAdapter.self,
         QdailyAdapter.self,
+        ToutiaoAdapter.self,
     ])
 }

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Connections, concurrency and lifecycle")
+@Suite("Connections, concurrency and lifecycle", .serialized)
 struct ConnectionTests {
     @Test("port and baseURL point at 127.0.0.1")
     func addressing() throws {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Routes")
+@Suite("Routes", .serialized)
 struct RouteTests {
     @Test("ok serves the body, content type, extra headers and standard headers")
     func ok() async throws {

@@ -81,12 +81,12 @@ enum RunCommand: Command {
             }
             if report.dropped.isEmpty { context.console.diagnostic("no item was dropped by a rule") }
         }
-        if level <= .warning { context.console.diagnostic(summary(of: report)) }
+        if level <= .warning { context.console.diagnostic(summary(of: report, dryRun: arguments.flag("dry-run"))) }
         return report.status.rawValue
     }
 
     /// `tributary: 3 sources (2 ok, 1 failed: hn), 42 items → out/river.atom, out/river.json in 0.21 s`.
-    static func summary(of report: RunReport) -> String {
+    static func summary(of report: RunReport, dryRun: Bool = false) -> String {
         let failed = report.sources.filter { !$0.succeeded }
         var text = "\(CommandLineTool.programName): \(report.sources.count) source\(report.sources.count == 1 ? "" : "s")"
         if failed.isEmpty {
@@ -96,7 +96,11 @@ enum RunCommand: Command {
         }
         text += ", \(report.items.count) item\(report.items.count == 1 ? "" : "s")"
         let written = report.outputs.filter { $0.failure == nil }.compactMap(\.path)
-        if !written.isEmpty { text += " → " + written.joined(separator: ", ") }
+        if dryRun {
+            text += " (dry run: no file written)"
+        } else if !written.isEmpty {
+            text += " → " + written.joined(separator: ", ")
+        }
         let milliseconds = report.duration.components.seconds * 1000 + report.duration.components.attoseconds / 1_000_000_000_000_000
         text += String(format: " in %.2f s", Double(milliseconds) / 1000)
         for output in report.outputs where output.failure != nil {

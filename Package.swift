@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "TributaryModel"),
         .target(name: "TributaryJSON"),
         .target(name: "TributaryYAML", dependencies: ["CYAML"]),
-        .target(name: "TributarySyndication", dependencies: ["TributaryModel", "TributaryJSON"]),
+        .target(name: "TributarySyndication", dependencies: ["TributaryModel", "TributaryJSON", "CLibXML2"]),
 
         // The engine and its I/O.
         .target(name: "TributaryCore", dependencies: ["TributaryModel", "TributaryYAML", "TributarySyndication"]),

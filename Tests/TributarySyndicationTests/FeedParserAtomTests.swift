@@ -30,12 +30,16 @@ struct FeedParserAtomTests {
                     id: "tag:blog.example.net,2024:nested-bases", source: "example",
                     url: "https://blog.example.net/2024/03/nested-bases.html", title: "Nested bases & XHTML",
                     summary: "A short plain summary.",
-                    contentHTML: "<p>Hello <em>world</em> &amp; friends.</p>\n        <p><img src=\"photo.jpg\" alt=\"A photo\"><br>Caption</p>",
+                    contentHTML:
+                        "<p>Hello <em>world</em> &amp; friends.</p>\n        <p><img src=\"photo.jpg\" alt=\"A photo\"><br>Caption</p>",
                     image: "https://blog.example.net/2024/03/images/photo.jpg",
                     authors: [Author(name: "Bea Writer", url: "https://blog.example.net/people/bea")],
-                    published: Fixtures.date("2024-03-04T14:00:00Z"), updated: Fixtures.date("2024-03-05T06:03:00Z"), tags: ["xml", "atom"],
+                    published: Fixtures.date("2024-03-04T14:00:00Z"), updated: Fixtures.date("2024-03-05T06:03:00Z"),
+                    tags: ["xml", "atom"],
                     attachments: [
-                        Attachment(url: "https://blog.example.net/2024/03/nested-bases.ogg", mimeType: "audio/ogg", title: "Read aloud", sizeInBytes: 4096)
+                        Attachment(
+                            url: "https://blog.example.net/2024/03/nested-bases.ogg", mimeType: "audio/ogg", title: "Read aloud",
+                            sizeInBytes: 4096)
                     ],
                     extras: ["comments_url": .string("https://blog.example.net/2024/03/nested-bases.html#comments")]))
     }
@@ -122,7 +126,8 @@ struct FeedParserAtomTests {
     }
 
     @Test func atomWithoutNamespaceIsStillAtom() throws {
-        let xml = "<feed><title>No namespace</title><entry><id>x</id><title>Entry</title><link href=\"https://nons.example/x\"/></entry></feed>"
+        let xml =
+            "<feed><title>No namespace</title><entry><id>x</id><title>Entry</title><link href=\"https://nons.example/x\"/></entry></feed>"
         let feed = try Fixtures.parse(xml: xml)
         #expect(feed.format == .atom)
         #expect(feed.info.title == "No namespace")

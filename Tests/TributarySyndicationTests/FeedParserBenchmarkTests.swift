@@ -9,7 +9,8 @@ import TributarySyndication
 struct FeedParserBenchmarkTests {
     @Test func twentyMegabytesOfRSS() throws {
         let document = FeedParserBenchmarkTests.generatedRSS(bytes: 20 << 20)
-        let parser = FeedParser(.init(source: "bench", documentURL: URL(string: "https://example.com/feed.xml"), sanitize: false, maxBytes: 64 << 20))
+        let parser = FeedParser(
+            .init(source: "bench", documentURL: URL(string: "https://example.com/feed.xml"), sanitize: false, maxBytes: 64 << 20))
         var best = Double.infinity
         var itemCount = 0
         for _ in 0..<5 {
@@ -22,7 +23,8 @@ struct FeedParserBenchmarkTests {
             #expect(feed.problems.isEmpty)
         }
         let megabytes = Double(document.count) / 1_048_576
-        let line = String(format: "FeedParser: %.1f MB, %d items, best %.1f ms, %.1f MB/s\n", megabytes, itemCount, best * 1000, megabytes / best)
+        let line = String(
+            format: "FeedParser: %.1f MB, %d items, best %.1f ms, %.1f MB/s\n", megabytes, itemCount, best * 1000, megabytes / best)
         if let path = ProcessInfo.processInfo.environment["TRIBUTARY_BENCH_OUTPUT"], let data = line.data(using: .utf8) {
             if let handle = FileHandle(forWritingAtPath: path) {
                 handle.seekToEndOfFile()

@@ -20,12 +20,13 @@ struct FeedParserEncodingTests {
         #expect(feed.problems.isEmpty, "\(feed.problems)")
     }
 
-    @Test(arguments: [
-        ("chinese-gbk-no-declaration.xml", nil, "read as GB18030"),
-        ("chinese-gbk-declared-utf8.xml", nil, "the document declares UTF-8, but the bytes are not valid UTF-8; read as GB18030"),
-        ("chinese-utf8-declared-gbk.xml", nil, "the document declares GB18030, but the bytes are valid UTF-8; read as UTF-8"),
-        ("chinese-gb2312.xml", "utf-8", "the HTTP charset says UTF-8, but the bytes are not valid UTF-8; read as GB18030"),
-    ] as [(String, String?, String)])
+    @Test(
+        arguments: [
+            ("chinese-gbk-no-declaration.xml", nil, "read as GB18030"),
+            ("chinese-gbk-declared-utf8.xml", nil, "the document declares UTF-8, but the bytes are not valid UTF-8; read as GB18030"),
+            ("chinese-utf8-declared-gbk.xml", nil, "the document declares GB18030, but the bytes are valid UTF-8; read as UTF-8"),
+            ("chinese-gb2312.xml", "utf-8", "the HTTP charset says UTF-8, but the bytes are not valid UTF-8; read as GB18030"),
+        ] as [(String, String?, String)])
     func wrongOrMissingDeclarations(file: String, httpCharset: String?, warning: String) throws {
         let feed = try Fixtures.parse(file, charset: httpCharset)
         #expect(feed.info.title == "科技新闻")
@@ -62,7 +63,9 @@ struct FeedParserEncodingTests {
         let feed = try Fixtures.parse("latin1-declared-utf8.xml")
         #expect(feed.info.title == "Café crème")
         #expect(feed.items.first?.title == "Été – naïve résumé")
-        #expect(Fixtures.problems(feed, containing: "declares UTF-8, but the bytes are not valid UTF-8; read as WINDOWS-1252").count == 1, "\(feed.problems)")
+        #expect(
+            Fixtures.problems(feed, containing: "declares UTF-8, but the bytes are not valid UTF-8; read as WINDOWS-1252").count == 1,
+            "\(feed.problems)")
     }
 
     @Test func httpCharsetIsUsedForUndeclaredDocuments() throws {
@@ -74,9 +77,32 @@ struct FeedParserEncodingTests {
     }
 
     @Test func unknownLabelsAreReported() throws {
-        let feed = try Fixtures.parse(bytes: Array("<?xml version=\"1.0\" encoding=\"x-made-up\"?><rss><channel><title>caf\u{E9}</title></channel></rss>".utf8))
+        let feed = try Fixtures.parse(
+            bytes: Array("<?xml version=\"1.0\" encoding=\"x-made-up\"?><rss><channel><title>caf\u{E9}</title></channel></rss>".utf8))
         #expect(feed.info.title == "café")
         #expect(feed.problems.count == 1)
         #expect(feed.problems.first?.message.contains("X-MADE-UP") == true)
+    }
+}
+
+@Suite("FeedParser: declared legacy encodings")
+struct FeedParserLegacyEncodingTests {
+    @Test(arguments: [
+        ("Shift_JIS", [0x93, 0xFA, 0x96, 0x7B, 0x8C, 0xEA] as [UInt8], "日本語"),
+        ("EUC-JP", [0xC6, 0xFC, 0xCB, 0xDC, 0xB8, 0xEC], "日本語"),
+        ("EUC-KR", [0xC7, 0xD1, 0xB1, 0xB9, 0xBE, 0xEE], "한국어"),
+        ("ISO-8859-2", [0xA3, 0xF3, 0x64, 0xBC], "Łódź"),
+        ("windows-1250", [0xA3, 0xF3, 0x64, 0x9F], "Łódź"),
+        ("ISO-8859-5", [0xBF, 0xE0, 0xD8, 0xD2, 0xD5, 0xE2], "Привет"),
+        ("KOI8-R", [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4], "Привет"),
+        ("GB18030", [0x81, 0x30, 0x89, 0x38, 0x94, 0x39, 0xFC, 0x36], "ß😀"),
+    ])
+    func declaredEncoding(label: String, titleBytes: [UInt8], expected: String) throws {
+        let bytes =
+            Array("<?xml version=\"1.0\" encoding=\"\(label)\"?><rss version=\"2.0\"><channel><title>".utf8) + titleBytes
+            + Array("</title></channel></rss>".utf8)
+        let feed = try FeedParserFixtures.parse(bytes: bytes)
+        #expect(feed.info.title == expected)
+        #expect(feed.problems.isEmpty, "\(feed.problems)")
     }
 }

@@ -7,7 +7,8 @@ import TributarySyndication
 enum FeedParserFixtures {
     /// The bytes of a fixture file.
     static func bytes(_ name: String) throws -> [UInt8] {
-        let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures/feeds"), "missing fixture \(name)")
+        let url = try #require(
+            Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures/feeds"), "missing fixture \(name)")
         return Array(try Data(contentsOf: url))
     }
 

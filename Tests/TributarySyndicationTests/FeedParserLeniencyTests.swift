@@ -136,7 +136,9 @@ struct FeedParserLeniencyTests {
     }
 
     @Test func notAFeedThrows() {
-        #expect(throws: FeedParseError.self) { try Fixtures.parse(xml: "<!DOCTYPE html><html><head><title>x</title></head><body>&nbsp;</body></html>") }
+        #expect(throws: FeedParseError.self) {
+            try Fixtures.parse(xml: "<!DOCTYPE html><html><head><title>x</title></head><body>&nbsp;</body></html>")
+        }
         #expect(throws: FeedParseError("not a feed: the root element is <html>, not <rss>, <rdf:RDF> or <feed>", line: 1, column: 6)) {
             try FeedParser(.init(source: "s")).parse(Array("<html><body/></html>".utf8))
         }

@@ -12,7 +12,8 @@ struct FeedParserMediaTests {
         #expect(
             feed.info
                 == FeedInfo(
-                    title: "The Example Podcast", homePageURL: "https://podcast.example.com", description: "Every week we talk about examples.",
+                    title: "The Example Podcast", homePageURL: "https://podcast.example.com",
+                    description: "Every week we talk about examples.",
                     authors: [Author(name: "Pod Caster")], icon: "https://podcast.example.com/cover.jpg", language: "en-us"))
         try #require(feed.items.count == 2)
         #expect(
@@ -22,7 +23,9 @@ struct FeedParserMediaTests {
                     title: "Episode 2: Durations", summary: "We discuss durations in depth.", image: "https://podcast.example.com/ep2.jpg",
                     authors: [Author(name: "Guest Speaker")], published: Fixtures.date("2024-03-07T05:00:00Z"),
                     attachments: [
-                        Attachment(url: "https://podcast.example.com/ep2.mp3", mimeType: "audio/mpeg", sizeInBytes: 24_986_239, durationInSeconds: 3723)
+                        Attachment(
+                            url: "https://podcast.example.com/ep2.mp3", mimeType: "audio/mpeg", sizeInBytes: 24_986_239,
+                            durationInSeconds: 3723)
                     ]))
         #expect(
             feed.items[1]
@@ -30,12 +33,16 @@ struct FeedParserMediaTests {
                     id: "podcast-ep-1", source: "example", title: "Episode 1: Seconds", summary: "Show notes for the first episode.",
                     contentHTML: "<p>Show notes for the first episode.</p>", published: Fixtures.date("2024-02-29T05:00:00Z"),
                     attachments: [
-                        Attachment(url: "https://podcast.example.com/ep1.m4a", mimeType: "audio/x-m4a", sizeInBytes: 8_727_310, durationInSeconds: 1830)
+                        Attachment(
+                            url: "https://podcast.example.com/ep1.m4a", mimeType: "audio/x-m4a", sizeInBytes: 8_727_310,
+                            durationInSeconds: 1830)
                     ]))
         #expect(feed.problems.isEmpty, "\(feed.problems)")
     }
 
-    @Test(arguments: [("01:02:03", 3723), ("62:03", 3723), ("1830", 1830), ("1830.6", 1831), (" 00:00:59 ", 59), ("abc", -1), ("1:2:3:4", -1)])
+    @Test(arguments: [
+        ("01:02:03", 3723), ("62:03", 3723), ("1830", 1830), ("1830.6", 1831), (" 00:00:59 ", 59), ("abc", -1), ("1:2:3:4", -1),
+    ])
     func itunesDurations(text: String, seconds: Int) throws {
         let xml = """
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><item><title>t</title>
@@ -54,8 +61,12 @@ struct FeedParserMediaTests {
                     id: "https://video.example.com/v/1", source: "example", url: "https://video.example.com/v/1", title: "Sunset timelapse",
                     summary: "A timelapse of the sun setting over the sea.", image: "https://cdn.example.com/v1.jpg",
                     attachments: [
-                        Attachment(url: "https://cdn.example.com/v1-1080.mp4", mimeType: "video/mp4", sizeInBytes: 104_857_600, durationInSeconds: 185),
-                        Attachment(url: "https://cdn.example.com/v1-480.webm", mimeType: "video/webm", sizeInBytes: 20_971_520, durationInSeconds: 185),
+                        Attachment(
+                            url: "https://cdn.example.com/v1-1080.mp4", mimeType: "video/mp4", sizeInBytes: 104_857_600,
+                            durationInSeconds: 185),
+                        Attachment(
+                            url: "https://cdn.example.com/v1-480.webm", mimeType: "video/webm", sizeInBytes: 20_971_520,
+                            durationInSeconds: 185),
                     ]))
         #expect(
             feed.items[1]
@@ -74,7 +85,10 @@ struct FeedParserMediaTests {
             </item></channel></rss>
             """
         let item = try #require(try Fixtures.parse(xml: xml).items.first)
-        #expect(item.attachments == [Attachment(url: "https://m.example/a.mp3", mimeType: "audio/mpeg", sizeInBytes: 100, durationInSeconds: 61)])
+        #expect(
+            item.attachments == [
+                Attachment(url: "https://m.example/a.mp3", mimeType: "audio/mpeg", sizeInBytes: 100, durationInSeconds: 61)
+            ])
     }
 
     @Test func imagePriority() throws {

@@ -28,17 +28,21 @@ struct FeedParserRSSTests {
                 == Item(
                     id: "https://example.com/posts/new-parser", source: "example", url: "https://example.com/posts/new-parser",
                     title: "Shipping the new parser", summary: "We rewrote the feed parser.",
-                    contentHTML: "<p>We rewrote the <b>feed parser</b> on top of libxml2.</p><p><img src=\"/img/diagram.png\" alt=\"diagram\"></p>",
+                    contentHTML:
+                        "<p>We rewrote the <b>feed parser</b> on top of libxml2.</p><p><img src=\"/img/diagram.png\" alt=\"diagram\"></p>",
                     image: "https://example.com/img/diagram.png", authors: [Author(name: "Jane Doe", url: "mailto:jane@example.com")],
                     published: Fixtures.date("2024-03-05T06:03:00Z"), tags: ["Engineering", "Parsing"],
-                    attachments: [Attachment(url: "https://example.com/audio/new-parser.mp3", mimeType: "audio/mpeg", sizeInBytes: 1_234_567)],
+                    attachments: [
+                        Attachment(url: "https://example.com/audio/new-parser.mp3", mimeType: "audio/mpeg", sizeInBytes: 1_234_567)
+                    ],
                     extras: ["comments_url": .string("https://example.com/posts/new-parser#comments")]))
         #expect(
             feed.items[1]
                 == Item(
                     id: "https://example.com/posts/relative?id=2", source: "example", url: "https://example.com/posts/relative",
                     title: "Relative links", summary: "Plain text description with a link.",
-                    contentHTML: "Plain text description with a <a href=\"/about\">link</a>.", image: "https://example.com/media/picture.jpg",
+                    contentHTML: "Plain text description with a <a href=\"/about\">link</a>.",
+                    image: "https://example.com/media/picture.jpg",
                     authors: [Author(name: "Sam Smith")], published: Fixtures.date("2024-03-04T09:30:00Z"),
                     attachments: [Attachment(url: "https://example.com/media/picture.jpg", mimeType: "image/jpeg")]))
         #expect(
@@ -50,7 +54,8 @@ struct FeedParserRSSTests {
         #expect(
             feed.items[3]
                 == Item(
-                    id: "tag:example.com,2024:post-4", source: "example", title: "Not a permalink", image: "https://example.com/thumbs/4.jpg"))
+                    id: "tag:example.com,2024:post-4", source: "example", title: "Not a permalink",
+                    image: "https://example.com/thumbs/4.jpg"))
         #expect(
             feed.items[4]
                 == Item(
@@ -131,7 +136,8 @@ struct FeedParserRSSTests {
                 == [
                     Item(
                         id: "https://rdf.example.org/a", source: "example", url: "https://rdf.example.org/a", title: "Erster Eintrag",
-                        summary: "Beschreibung mit HTML.", contentHTML: "Beschreibung mit <i>HTML</i>.", authors: [Author(name: "Rita Rdf")],
+                        summary: "Beschreibung mit HTML.", contentHTML: "Beschreibung mit <i>HTML</i>.",
+                        authors: [Author(name: "Rita Rdf")],
                         published: Fixtures.date("2024-02-01T10:00:00Z"), tags: ["Nachrichten"]),
                     Item(
                         id: "https://rdf.example.org/b", source: "example", url: "https://rdf.example.org/b", title: "Zweiter Eintrag",
@@ -157,7 +163,8 @@ struct FeedParserRSSTests {
         ("Jane Doe (Editor)", Author(name: "Jane Doe (Editor)")),
     ])
     func authorForms(text: String, expected: Author) throws {
-        let xml = "<rss version=\"2.0\"><channel><item><title>t</title><author>\(text.replacingOccurrences(of: "<", with: "&lt;"))</author></item></channel></rss>"
+        let xml =
+            "<rss version=\"2.0\"><channel><item><title>t</title><author>\(text.replacingOccurrences(of: "<", with: "&lt;"))</author></item></channel></rss>"
         let feed = try Fixtures.parse(xml: xml)
         #expect(feed.items.first?.authors == [expected])
     }
@@ -173,7 +180,8 @@ struct FeedParserRSSTests {
     }
 
     @Test func unparseableDateIsAWarningWithTextAndPosition() throws {
-        let xml = "<rss version=\"2.0\"><channel>\n<item><title>t</title>\n  <pubDate>the day before yesterday</pubDate></item></channel></rss>"
+        let xml =
+            "<rss version=\"2.0\"><channel>\n<item><title>t</title>\n  <pubDate>the day before yesterday</pubDate></item></channel></rss>"
         let feed = try Fixtures.parse(xml: xml)
         #expect(feed.items.first?.published == nil)
         let problem = try #require(Fixtures.problems(feed, containing: "unparseable date").first)
@@ -196,7 +204,8 @@ struct FeedParserRSSTests {
 
     @Test func derivedSummaryIsBounded() throws {
         let words = String(repeating: "word ", count: 400)
-        let xml = "<rss version=\"2.0\"><channel><item><title>t</title><description>&lt;p&gt;\(words)&lt;/p&gt;</description></item></channel></rss>"
+        let xml =
+            "<rss version=\"2.0\"><channel><item><title>t</title><description>&lt;p&gt;\(words)&lt;/p&gt;</description></item></channel></rss>"
         let item = try #require(try Fixtures.parse(xml: xml).items.first)
         let summary = try #require(item.summary)
         #expect(summary.count <= 301)

@@ -28,7 +28,11 @@ struct FeedParserRoundTripTests {
             // Entries without authors inherit the feed's, as Atom says.
             #expect(after.authors == (before.authors.isEmpty ? [head.author] : before.authors))
             // Atom has no place for a playing time.
-            #expect(after.attachments == before.attachments.map { Attachment(url: $0.url, mimeType: $0.mimeType, title: $0.title, sizeInBytes: $0.sizeInBytes) })
+            #expect(
+                after.attachments
+                    == before.attachments.map {
+                        Attachment(url: $0.url, mimeType: $0.mimeType, title: $0.title, sizeInBytes: $0.sizeInBytes)
+                    })
             if before.contentHTML != nil || before.summary != nil {
                 #expect(after.contentHTML == (before.contentHTML ?? before.summary.map(HTMLText.paragraphs(fromPlainText:))))
                 #expect(after.summary == before.summary)

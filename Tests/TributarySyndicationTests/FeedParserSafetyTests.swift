@@ -30,7 +30,8 @@ struct FeedParserSafetyTests {
     @Test func quadraticBlowupIsRefusedQuickly() throws {
         let entity = String(repeating: "a", count: 50_000)
         let references = String(repeating: "&big;", count: 50_000)
-        let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE rss [<!ENTITY big \"\(entity)\">]>\n<rss><channel><title>\(references)</title></channel></rss>"
+        let xml =
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE rss [<!ENTITY big \"\(entity)\">]>\n<rss><channel><title>\(references)</title></channel></rss>"
         let bytes = Array(xml.utf8)
         let time = seconds {
             #expect {
@@ -55,7 +56,8 @@ struct FeedParserSafetyTests {
     }
 
     @Test func internalEntitiesExpandWithinTheBudget() throws {
-        let xml = "<!DOCTYPE rss [<!ENTITY who \"The &amp; Team\"><!ENTITY sig \"&who; &#8212; &copy; 2024\">]><rss><channel><title>&sig;</title></channel></rss>"
+        let xml =
+            "<!DOCTYPE rss [<!ENTITY who \"The &amp; Team\"><!ENTITY sig \"&who; &#8212; &copy; 2024\">]><rss><channel><title>&sig;</title></channel></rss>"
         let feed = try Fixtures.parse(xml: xml)
         #expect(feed.info.title == "The & Team — © 2024")
     }
@@ -124,7 +126,8 @@ struct FeedParserSafetyTests {
     @Test func deepButReasonableNestingIsFine() throws {
         let depth = 300
         let inner = String(repeating: "<div>", count: depth) + "deep" + String(repeating: "</div>", count: depth)
-        let xml = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>d</id><content type=\"xhtml\"><div xmlns=\"http://www.w3.org/1999/xhtml\">\(inner)</div></content></entry></feed>"
+        let xml =
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>d</id><content type=\"xhtml\"><div xmlns=\"http://www.w3.org/1999/xhtml\">\(inner)</div></content></entry></feed>"
         let feed = try Fixtures.parse(xml: xml)
         #expect(feed.items.first?.contentHTML?.contains("deep") == true)
     }

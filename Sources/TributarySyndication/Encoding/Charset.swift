@@ -69,13 +69,19 @@ struct Charset: Hashable, Sendable, CustomStringConvertible {
         add(.utf16BE, "utf-16be")
         add(.utf32LE, "utf-32", "utf-32le")
         add(.utf32BE, "utf-32be")
-        add(.gb18030, "gb18030", "gbk", "gb2312", "x-gbk", "cp936", "ms936", "windows-936", "chinese", "csgb2312", "iso-ir-58", "euc-cn", "gb_2312", "gb_2312-80", "csiso58gb231280", "x-euc-cn")
+        add(
+            .gb18030, "gb18030", "gbk", "gb2312", "x-gbk", "cp936", "ms936", "windows-936", "chinese", "csgb2312", "iso-ir-58", "euc-cn",
+            "gb_2312", "gb_2312-80", "csiso58gb231280", "x-euc-cn")
         add(Charset(name: "BIG5-HKSCS"), "big5", "big5-hkscs", "cn-big5", "x-x-big5", "csbig5", "cp950", "x-big5")
         add(Charset(name: "CP932"), "shift_jis", "shift-jis", "sjis", "ms_kanji", "csshiftjis", "windows-31j", "x-sjis", "cp932", "ms932")
         add(Charset(name: "EUC-JP"), "euc-jp", "x-euc-jp", "cseucpkdfmtjapanese")
         add(Charset(name: "ISO-2022-JP"), "iso-2022-jp", "csiso2022jp")
-        add(Charset(name: "CP949"), "euc-kr", "ks_c_5601-1987", "ks_c_5601-1989", "ksc5601", "ksc_5601", "cp949", "windows-949", "korean", "cseuckr", "iso-ir-149", "uhc")
-        add(.windows1252, "windows-1252", "cp1252", "x-cp1252", "iso-8859-1", "iso8859-1", "iso_8859-1", "iso-ir-100", "latin1", "l1", "cp819", "ibm819", "csisolatin1", "us-ascii", "ascii", "ansi_x3.4-1968", "iso-8859-1:1987")
+        add(
+            Charset(name: "CP949"), "euc-kr", "ks_c_5601-1987", "ks_c_5601-1989", "ksc5601", "ksc_5601", "cp949", "windows-949", "korean",
+            "cseuckr", "iso-ir-149", "uhc")
+        add(
+            .windows1252, "windows-1252", "cp1252", "x-cp1252", "iso-8859-1", "iso8859-1", "iso_8859-1", "iso-ir-100", "latin1", "l1",
+            "cp819", "ibm819", "csisolatin1", "us-ascii", "ascii", "ansi_x3.4-1968", "iso-8859-1:1987")
         add(Charset(name: "KOI8-R"), "koi8-r", "koi8", "cskoi8r")
         add(Charset(name: "KOI8-U"), "koi8-u", "koi8-ru")
         add(Charset(name: "TIS-620"), "tis-620", "windows-874", "cp874", "iso-8859-11")

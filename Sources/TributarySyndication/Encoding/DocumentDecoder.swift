@@ -82,7 +82,9 @@ struct DocumentDecoder {
             failed.append((charset, origin))
             if best == nil || output.errors < best?.output.errors ?? .max { best = (charset, output) }
         }
-        if !latinHint, !named.contains(where: { $0.0 == .gb18030 }), let output = Transcoder(from: .gb18030)?.convert(bytes[...], maxErrors: 0) {
+        if !latinHint, !named.contains(where: { $0.0 == .gb18030 }),
+            let output = Transcoder(from: .gb18030)?.convert(bytes[...], maxErrors: 0)
+        {
             reportFailures(failed, readAs: .gb18030, into: &problems)
             if failed.isEmpty {
                 problems.append(Problem(.warning, "no encoding declared and the bytes are not UTF-8; read as GB18030"))
@@ -111,7 +113,8 @@ struct DocumentDecoder {
 
     private func reportFailures(_ failed: [(Charset, String)], readAs charset: Charset, into problems: inout [Problem]) {
         for (failedCharset, origin) in failed {
-            problems.append(Problem(.warning, "\(origin) \(failedCharset), but the bytes are not valid \(failedCharset); read as \(charset)"))
+            problems.append(
+                Problem(.warning, "\(origin) \(failedCharset), but the bytes are not valid \(failedCharset); read as \(charset)"))
         }
     }
 

@@ -64,8 +64,17 @@ final class FeedBuilder {
     /// The base URL in effect: the innermost xml:base, else the document's URL.
     var currentBase: URL? { bases.last?.url ?? settings.documentURL }
 
+    /// The most problems kept; a hostile or badly broken document could otherwise produce one
+    /// per element. The rest are counted.
+    static let maxProblems = 500
+    private var unreportedProblems = 0
+
     func report(_ problem: Problem) {
-        problems.append(problem)
+        if problems.count < FeedBuilder.maxProblems {
+            problems.append(problem)
+        } else {
+            unreportedProblems += 1
+        }
     }
 
     // MARK: Events
@@ -151,18 +160,33 @@ final class FeedBuilder {
             if draft.hasTitleOrLink {
                 draft.line = draft.line ?? line
                 items.append(draft.item(itemContext))
-                problems.append(Problem(.warning, "the last item was cut off by the end of the document; kept what was read", line: draft.line, column: draft.column))
+                problems.append(
+                    Problem(
+                        .warning, "the last item was cut off by the end of the document; kept what was read", line: draft.line,
+                        column: draft.column))
             } else {
-                problems.append(Problem(.error, "the last item was cut off by the end of the document and had no title or link; dropped", line: draft.line, column: draft.column))
+                problems.append(
+                    Problem(
+                        .error, "the last item was cut off by the end of the document and had no title or link; dropped", line: draft.line,
+                        column: draft.column))
             }
         }
         if personDepth > 0 { finishPerson() }
-        problems.append(Problem(cutItem ? .error : .warning, "document ends early at \(line.map(String.init) ?? "?"):\(column.map(String.init) ?? "?") (\(openElements) element\(openElements == 1 ? "" : "s") not closed)", line: line, column: column))
+        problems.append(
+            Problem(
+                cutItem ? .error : .warning,
+                "document ends early at \(line.map(String.init) ?? "?"):\(column.map(String.init) ?? "?") (\(openElements) element\(openElements == 1 ? "" : "s") not closed)",
+                line: line, column: column))
     }
 
     /// The finished feed.
     func result() -> ParsedFeed {
-        ParsedFeed(format: format ?? .rss, version: version, info: feed.info(documentURL: settings.documentURL), items: items, problems: problems)
+        if unreportedProblems > 0 {
+            problems.append(Problem(.warning, "\(unreportedProblems) more problems not listed"))
+            unreportedProblems = 0
+        }
+        return ParsedFeed(
+            format: format ?? .rss, version: version, info: feed.info(documentURL: settings.documentURL), items: items, problems: problems)
     }
 
     // MARK: The root
@@ -196,7 +220,9 @@ final class FeedBuilder {
             channelDepth = 1
         default:
             let name = String(cString: element.local)
-            fatal = FeedParseError("not a feed: the root element is <\(name)>, not <rss>, <rdf:RDF> or <feed>", line: position().line, column: position().column)
+            fatal = FeedParseError(
+                "not a feed: the root element is <\(name)>, not <rss>, <rdf:RDF> or <feed>", line: position().line,
+                column: position().column)
             return false
         }
         return true
@@ -421,7 +447,7 @@ final class FeedBuilder {
         guard let date = settings.dateParser.parse(value) else {
             let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
             let name = open.local.map { local in (open.prefix.map { String(cString: $0) + ":" } ?? "") + String(cString: local) } ?? "date"
-            problems.append(Problem(.warning, "unparseable date '\(shown)' in <\(name)>", line: open.line, column: open.column))
+            report(Problem(.warning, "unparseable date '\(shown)' in <\(name)>", line: open.line, column: open.column))
             return
         }
         if open.forItem {

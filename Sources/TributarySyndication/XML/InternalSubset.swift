@@ -70,7 +70,9 @@ struct InternalSubset {
             index = skipSpaces(bytes, from: index + 1)
         }
         let nameStart = index
-        while index < bytes.count, !isSpace(bytes[index]), bytes[index] != quote, bytes[index] != apostrophe, bytes[index] != UInt8(ascii: ">") {
+        while index < bytes.count, !isSpace(bytes[index]), bytes[index] != quote, bytes[index] != apostrophe,
+            bytes[index] != UInt8(ascii: ">")
+        {
             index += 1
         }
         let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<index]), as: UTF8.self)
@@ -88,7 +90,8 @@ struct InternalSubset {
             var literals: [String] = []
             while index < bytes.count, bytes[index] == quote || bytes[index] == apostrophe, literals.count < 2 {
                 let end = skipQuoted(bytes, from: index)
-                literals.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<max(index + 1, end - 1)]), as: UTF8.self))
+                literals.append(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<max(index + 1, end - 1)]), as: UTF8.self))
                 index = skipSpaces(bytes, from: end)
             }
             entity = .external((isPublic ? literals.dropFirst().first : literals.first) ?? "")

@@ -59,7 +59,9 @@ struct ItemDraft {
     }
 
     mutating func addAuthor(_ author: Author) {
-        guard !author.isEmpty, !authors.contains(where: { $0.name == author.name && ($0.url == author.url || author.url == nil) }) else { return }
+        guard !author.isEmpty, !authors.contains(where: { $0.name == author.name && ($0.url == author.url || author.url == nil) }) else {
+            return
+        }
         authors.append(author)
     }
 
@@ -129,8 +131,9 @@ struct ItemDraft {
             resolved.url = ItemDraft.absolute(attachment.url, context.homePage)
             return resolved
         }
-        if let duration, let index = item.attachments.firstIndex(where: { $0.durationInSeconds == nil && ItemDraft.isTimed($0) })
-            ?? (item.attachments.count == 1 && item.attachments[0].durationInSeconds == nil ? 0 : nil)
+        if let duration,
+            let index = item.attachments.firstIndex(where: { $0.durationInSeconds == nil && ItemDraft.isTimed($0) })
+                ?? (item.attachments.count == 1 && item.attachments[0].durationInSeconds == nil ? 0 : nil)
         {
             item.attachments[index].durationInSeconds = duration
         }

@@ -5,9 +5,12 @@ enum MarkupWriter {
     static func open(_ element: XMLElement, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "<"))
         appendName(element.prefix, element.local, namespace: element.namespace, into: &output)
-        element.attributes.forEach { prefix, local, value in
+        element.attributes.visit { prefix, local, value in
             output.append(0x20)
-            if let prefix, !isXMLPrefix(prefix) { appendCString(prefix, into: &output); output.append(UInt8(ascii: ":")) }
+            if let prefix, !isXMLPrefix(prefix) {
+                appendCString(prefix, into: &output)
+                output.append(UInt8(ascii: ":"))
+            }
             appendCString(local, into: &output)
             output.append(contentsOf: "=\"".utf8)
             appendEscaped(value.utf8, quotes: true, into: &output)
@@ -39,7 +42,9 @@ enum MarkupWriter {
         }
     }
 
-    private static func appendName(_ prefix: UnsafePointer<UInt8>?, _ local: UnsafePointer<UInt8>, namespace: XMLNamespace, into output: inout [UInt8]) {
+    private static func appendName(
+        _ prefix: UnsafePointer<UInt8>?, _ local: UnsafePointer<UInt8>, namespace: XMLNamespace, into output: inout [UInt8]
+    ) {
         // HTML knows no prefixes; keep them only for foreign vocabularies.
         if let prefix, namespace != .xhtml, namespace != .none {
             appendCString(prefix, into: &output)
@@ -56,13 +61,19 @@ enum MarkupWriter {
         prefix[0] == UInt8(ascii: "x") && prefix[1] == UInt8(ascii: "m") && prefix[2] == UInt8(ascii: "l") && prefix[3] == 0
     }
 
-    /// Whether an element has no end tag in HTML.
+    /// Whether an element has no end tag in HTML (`area base br col embed hr img input link meta
+    /// param source track wbr`, in any case).
     static func isVoid(_ local: UnsafePointer<UInt8>) -> Bool {
         let length = strlenBytes(local)
         guard (2...6).contains(length) else { return false }
-        let name = String(decoding: UnsafeBufferPointer(start: local, count: length), as: UTF8.self).lowercased()
-        return voidElements.contains(name)
+        var folded: UInt64 = 0
+        for index in 0..<length { folded = folded << 8 | UInt64(local[index] | 0x20) }
+        return voidElements.contains(folded)
     }
 
-    private static let voidElements: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]
+    /// The void element names packed into integers, one byte per letter.
+    private static let voidElements: Set<UInt64> = Set(
+        ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"].map { name in
+            name.utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        })
 }

@@ -20,7 +20,8 @@ enum PersonText {
             }
         }
         if trimmed.hasSuffix(">"), let open = trimmed.lastIndex(of: "<") {
-            let address = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]).trimmingCharacters(in: .whitespaces)
+            let address = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]).trimmingCharacters(
+                in: .whitespaces)
             let name = trimmed[..<open].trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\"'")))
             if isAddress(address) {
                 let plain = stripMailto(address)

@@ -71,7 +71,7 @@ struct XMLAttributes {
     }
 
     /// Every attribute as (prefix, local name, value), for re-serializing markup.
-    func forEach(_ body: (UnsafePointer<UInt8>?, UnsafePointer<UInt8>, String) -> Void) {
+    func visit(_ body: (UnsafePointer<UInt8>?, UnsafePointer<UInt8>, String) -> Void) {
         guard let base else { return }
         for index in 0..<count {
             guard let local = base[index * 5] else { continue }

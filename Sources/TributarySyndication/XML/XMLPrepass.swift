@@ -55,7 +55,9 @@ struct XMLPrepass {
     /// keeps every later line and column where it was.
     static func movingDeclarationFirst(_ bytes: [UInt8]) -> [UInt8] {
         var start = 0
-        while start < bytes.count, start < 4096, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A || bytes[start] == 0x0D {
+        while start < bytes.count, start < 4096,
+            bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A || bytes[start] == 0x0D
+        {
             start += 1
         }
         guard start > 0, bytes[start...].starts(with: Array("<?xml".utf8)) else { return bytes }
@@ -299,7 +301,9 @@ private struct Pass {
                 guard tally.count > 0 else { return }
                 let position = Pass.position(of: tally.first, in: buffer)
                 var text = message(tally.count)
-                if !tally.names.isEmpty { text += " (" + tally.names.joined(separator: ", ") + (tally.count > tally.names.count ? ", …" : "") + ")" }
+                if !tally.names.isEmpty {
+                    text += " (" + tally.names.joined(separator: ", ") + (tally.count > tally.names.count ? ", …" : "") + ")"
+                }
                 problems.append(Problem(.warning, text, line: position.line, column: position.column))
             }
             add(undeclared) { "\($0) undeclared entit\($0 == 1 ? "y" : "ies") replaced" }
@@ -340,14 +344,18 @@ private struct Pass {
             after += 2
             let closeStart = after
             while after < bytes.count, isNameCharacter(bytes[after]) { after += 1 }
-            if equalsLowercased(UnsafeBufferPointer(rebasing: bytes[closeStart..<after]), String(decoding: name, as: UTF8.self).lowercased()) {
+            if equalsLowercased(
+                UnsafeBufferPointer(rebasing: bytes[closeStart..<after]), String(decoding: name, as: UTF8.self).lowercased())
+            {
                 return nil
             }
         }
         return index
     }
 
-    private static let voidElements = ["br", "hr", "img", "wbr", "col", "area", "base", "meta", "embed", "input", "param", "frame", "keygen", "isindex", "basefont"]
+    private static let voidElements = [
+        "br", "hr", "img", "wbr", "col", "area", "base", "meta", "embed", "input", "param", "frame", "keygen", "isindex", "basefont",
+    ]
 
     private static func equalsLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String) -> Bool {
         guard bytes.count == name.utf8.count else { return false }
@@ -359,14 +367,16 @@ private struct Pass {
 
     static func isNameStart(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"), UInt8(ascii: ":"), 0x80...0xFF:
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"), UInt8(ascii: ":"),
+            0x80...0xFF:
             true
         default: false
         }
     }
 
     static func isNameCharacter(_ byte: UInt8) -> Bool {
-        isNameStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        isNameStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".")
     }
 
     private static func isPredefined(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -374,8 +384,11 @@ private struct Pass {
         case 2: return (name[0] == UInt8(ascii: "l") || name[0] == UInt8(ascii: "g")) && name[1] == UInt8(ascii: "t")
         case 3: return name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "p")
         case 4:
-            return (name[0] == UInt8(ascii: "q") && name[1] == UInt8(ascii: "u") && name[2] == UInt8(ascii: "o") && name[3] == UInt8(ascii: "t"))
-                || (name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "p") && name[2] == UInt8(ascii: "o") && name[3] == UInt8(ascii: "s"))
+            return
+                (name[0] == UInt8(ascii: "q") && name[1] == UInt8(ascii: "u") && name[2] == UInt8(ascii: "o")
+                && name[3] == UInt8(ascii: "t"))
+                || (name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "p") && name[2] == UInt8(ascii: "o")
+                    && name[3] == UInt8(ascii: "s"))
         default: return false
         }
     }

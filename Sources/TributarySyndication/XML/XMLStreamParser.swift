@@ -185,7 +185,10 @@ final class XMLStreamParser {
                 let name = actual.map { String(decoding: $0, as: UTF8.self) } ?? "?"
                 let open = String(decoding: expected, as: UTF8.self)
                 let contains = stack.contains { XMLStreamParser.equal($0, actual ?? []) }
-                note(Problem(.warning, contains ? "<\(open)> not closed before </\(name)>" : "stray end tag </\(name)> ignored", line: line, column: column))
+                note(
+                    Problem(
+                        .warning, contains ? "<\(open)> not closed before </\(name)>" : "stray end tag </\(name)> ignored", line: line,
+                        column: column))
             }
         case Int(XML_ERR_TAG_NOT_FINISHED.rawValue), Int(XML_NS_ERR_UNDEFINED_NAMESPACE.rawValue), Int(XML_ERR_USER_STOP.rawValue):
             break  // reported by the builder as "document ends early" / per prefix / by whoever stopped

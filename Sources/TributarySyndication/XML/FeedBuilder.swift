@@ -34,7 +34,6 @@ final class FeedBuilder {
     var depth = 0
     /// What unprefixed elements mean: RSS in RSS documents, Atom under an un-namespaced `feed`.
     var noNamespace: XMLNamespace = .none
-    var isAtom03 = false
     /// The depth of the element whose children are feed-level fields (`channel`, or the root).
     var channelDepth = 1
     var item: ItemDraft?
@@ -207,13 +206,11 @@ final class FeedBuilder {
             format = .atom
             switch element.namespace {
             case .atom03:
-                isAtom03 = true
                 version = "0.3"
             case .atom10:
                 version = "1.0"
             default:
-                noNamespace = .atom10
-                isAtom03 = element.attributes.value(.version) == "0.3"
+                let isAtom03 = element.attributes.value(.version) == "0.3"
                 noNamespace = isAtom03 ? .atom03 : .atom10
                 version = isAtom03 ? "0.3" : "1.0"
             }

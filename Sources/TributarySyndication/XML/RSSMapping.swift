@@ -77,6 +77,8 @@ extension FeedBuilder {
                 begin(.guid(permaLink: permaLink), element)
             case .pubDate: begin(.date(.published), element, recordPosition: true)
             case .author: begin(.author(fallback: false), element)
+            // The `domain` attribute names a taxonomy, which `Item.tags` has no place for; the
+            // text is the tag.
             case .category: begin(.category, element)
             case .enclosure: enclosure(element)
             case .comments: begin(.comments, element)

@@ -78,8 +78,8 @@ def table(rows, headers):
 
 def bench_fetch(args):
     work = os.path.join(tempfile.gettempdir(), "tributary-bench")
-    corpus = os.path.join(work, "fetch-corpus")
-    ensure_corpus(corpus, args.count, 50.0)
+    corpus = os.path.join(work, "fetch-corpus-%d" % args.count)
+    ensure_corpus(corpus, args.count, 50.0 * args.count / 1000)  # ~50 KB a document on average
     names = sorted(name for name in os.listdir(corpus) if not name.startswith("."))
     total_bytes = sum(os.path.getsize(os.path.join(corpus, name)) for name in names)
     server = Server(corpus)

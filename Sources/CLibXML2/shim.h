@@ -18,3 +18,14 @@
 
 /// `xmlFree` is a global variable holding a function pointer; Swift 6 rejects touching it.
 static inline void tributary_xml_free(void *p) { xmlFree(p); }
+
+/// libxml2 reports a few errors (encoding conversion, I/O) through the calling thread's generic
+/// error handler, which prints to stderr. Library code must not print: the feed parser routes them
+/// nowhere while it runs (its structured `serror` handler receives everything that matters) and
+/// restores libxml2's default afterwards. The handler is variadic, which Swift cannot define.
+static void tributary_xml_ignore_generic_error(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+static inline void tributary_xml_silence_generic_errors(void) { xmlSetGenericErrorFunc(NULL, tributary_xml_ignore_generic_error); }
+static inline void tributary_xml_restore_generic_errors(void) { xmlSetGenericErrorFunc(NULL, NULL); }

@@ -10,6 +10,7 @@ public enum AdapterCatalog {
     /// The registry the commands use.
     public static let registry = AdapterRegistry([
         JSONFeedAdapter.self,
+        FeedAdapter.self,
         KanzhihuAdapter.self,
         QdailyAdapter.self,
         ToutiaoAdapter.self,

@@ -215,6 +215,7 @@ struct ConnectionTests {
             }
         }
         #expect(await eventually { server.openConnections == 0 && server.requestsInFlight == 0 })
-        #expect(server.requestCount("/big") == 1 && server.requestCount("/slow") == 1)
+        // "/slow"'s client closes at once: the server may see the close before the request.
+        #expect(server.requestCount("/big") == 1 && server.requestCount("/slow") <= 1)
     }
 }

@@ -228,3 +228,49 @@ struct ProxyTests {
         #expect(server.requestCount("/feed.json") == 1)
     }
 }
+
+/// `tributary parse`: one input as JSON Feed, several as JSON Lines, problems on stderr.
+@Suite("Parse command")
+struct ParseCommandTests {
+    private func folder() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory(prefix: "tributary-parse")
+        try folder.write(try CLIFixtures.text("atom10-xhtml.xml"), to: "atom.xml")
+        try folder.write(try CLIFixtures.text("broken-truncated.xml"), to: "truncated.xml")
+        try folder.write(try CLIFixtures.text("english.json"), to: "feed.json")
+        return folder
+    }
+
+    @Test func oneInputPrintsOneJSONFeed() async throws {
+        let folder = try folder()
+        let result = try await TributaryBinary.run(["parse", "atom.xml"], in: folder.url.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let feed = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        #expect(feed?["version"] as? String == "https://jsonfeed.org/version/1.1")
+        #expect(((feed?["items"] as? [Any])?.count ?? 0) > 0)
+    }
+
+    @Test func severalInputsPrintJSONLinesInOrderWithProblemsOnStderr() async throws {
+        let folder = try folder()
+        try folder.write("atom.xml\n# a comment\ntruncated.xml\nfeed.json\n", to: "list.txt")
+        let result = try await TributaryBinary.run(["parse", "--list", "list.txt"], in: folder.url.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.count == 3)
+        let titles = try lines.map { line in
+            try (JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["title"] as? String
+        }
+        #expect(titles.last == "Engineering Notes (sample)")
+        #expect(result.standardError.contains("truncated.xml:"), "a truncated document is reported")
+    }
+
+    @Test func unreadableInputsSetTheExitStatus() async throws {
+        let folder = try folder()
+        let some = try await TributaryBinary.run(["parse", "-q", "feed.json", "missing.xml"], in: folder.url.path)
+        #expect(some.status == 2)
+        #expect(some.standardError.contains("missing.xml: error: "))
+        let none = try await TributaryBinary.run(["parse", "missing.xml"], in: folder.url.path)
+        #expect(none.status == 3)
+        let text = try await TributaryBinary.run(["parse", "--format", "text", "feed.json"], in: folder.url.path)
+        #expect(text.standardOutput.hasPrefix("1. "))
+    }
+}

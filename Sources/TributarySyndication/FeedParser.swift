@@ -1,0 +1,95 @@
+public import Foundation
+import TributaryModel
+
+/// Reads any supported feed document — RSS 0.90–2.0, RSS 1.0 (RDF), Atom 0.3 and 1.0, JSON
+/// Feed — choosing the format by content.
+///
+/// XML is streamed through libxml2's SAX2 push parser (no document tree), after the bytes are
+/// decoded to UTF-8 (`DocumentDecoder`) and repaired (`XMLPrepass`: undeclared HTML entities,
+/// bare `&`, unclosed `<br>`, entity expansion under a budget). Parsing is lenient like Python's
+/// feedparser: what can be read is returned, with a `Problem` (and line:column) for everything
+/// that was guessed, repaired or lost. It throws only when there is nothing usable: the input
+/// is not XML or JSON, not a feed, too large, or hostile (entity-expansion attacks, absurd
+/// nesting). External entities and DTDs are never loaded, and nothing touches the network.
+///
+/// A `FeedParser` is an immutable value; `parse` may be called from any thread, concurrently.
+public struct FeedParser: Sendable {
+    /// How to read a document and label its items.
+    public struct Options: Sendable {
+        /// The source name given to every item.
+        public var source: String
+        /// The feed's own URL: the base for relative links when the document gives no `xml:base`.
+        public var documentURL: URL?
+        /// The charset from the HTTP `Content-Type`, if any.
+        public var charset: String?
+        /// The zone for dates written without one.
+        public var timeZone: TimeZone
+        /// The instant relative dates ("2 hours ago") are read against.
+        public var now: Date
+        /// Whether item HTML is run through `HTMLSanitizer`.
+        public var sanitize: Bool
+        /// The largest document accepted, in bytes.
+        public var maxBytes: Int
+
+        /// Creates options; only the source name is required.
+        public init(
+            source: String, documentURL: URL? = nil, charset: String? = nil, timeZone: TimeZone = .gmt, now: Date = Date(),
+            sanitize: Bool = true, maxBytes: Int = 20 << 20
+        ) {
+            self.source = source
+            self.documentURL = documentURL
+            self.charset = charset
+            self.timeZone = timeZone
+            self.now = now
+            self.sanitize = sanitize
+            self.maxBytes = maxBytes
+        }
+    }
+
+    /// The options every parse uses.
+    public var options: Options
+
+    /// Creates a parser.
+    public init(_ options: Options) {
+        self.options = options
+    }
+
+    /// Parses a document: its metadata, items and problems. Throws only when nothing usable can
+    /// be read (see the type's documentation); everything else is a `Problem` in the result.
+    public func parse(_ bytes: [UInt8]) throws(FeedParseError) -> ParsedFeed {
+        guard bytes.count <= options.maxBytes else {
+            throw FeedParseError("refused: the document is \(bytes.count) bytes, more than the limit of \(options.maxBytes)")
+        }
+        guard !FormatSniffer.startsWithBrace(bytes) else { return try parseJSON(bytes) }
+        let decoded = DocumentDecoder(httpCharset: options.charset).decode(bytes)
+        let builder = FeedBuilder(
+            settings: FeedBuilder.Settings(
+                source: options.source, documentURL: options.documentURL,
+                dateParser: DateParser(timeZone: options.timeZone, now: options.now), sanitize: options.sanitize))
+        let stream = XMLStreamParser(builder: builder)
+        try stream.begin()
+        let repairs = try XMLPrepass(expansionLimit: max(1 << 20, decoded.bytes.count)).run(decoded.bytes) { stream.feed($0) }
+        try stream.finish()
+        var feed = builder.result()
+        feed.problems = decoded.problems + repairs + feed.problems
+        return feed
+    }
+
+    /// The format of a document, judged by its content: a byte order mark and whitespace are
+    /// skipped; `{` means JSON Feed; otherwise the root element after the XML prolog decides
+    /// (`rss`, `rdf:RDF` or `channel` → RSS, `feed` → Atom). Nil when it is none of these.
+    public static func sniff(_ bytes: [UInt8]) -> FeedFormat? {
+        FormatSniffer.format(of: bytes)
+    }
+
+    private func parseJSON(_ bytes: [UInt8]) throws(FeedParseError) -> ParsedFeed {
+        var feed = try JSONFeedParser(source: options.source, timeZone: options.timeZone).parse(bytes)
+        if options.sanitize {
+            let sanitizer = HTMLSanitizer(baseURL: options.documentURL)
+            for index in feed.items.indices {
+                if let html = feed.items[index].contentHTML { feed.items[index].contentHTML = sanitizer.sanitize(html) }
+            }
+        }
+        return feed
+    }
+}

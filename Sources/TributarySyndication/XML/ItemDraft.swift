@@ -1,0 +1,225 @@
+import Foundation
+import TributaryModel
+
+/// An item while its element is open: everything read so far, before the choices (which link,
+/// which content, which image) are made in `item(…)`.
+struct ItemDraft {
+    /// A piece of HTML content with the base URL in effect where it was found.
+    struct HTML {
+        var html: String
+        var base: URL?
+    }
+
+    /// Where the item started.
+    var line: Int?
+    var column: Int?
+    /// The base URL in effect on the item element.
+    var base: URL?
+
+    var guid: String?
+    var guidIsPermaLink = true
+    var atomID: String?
+    var rdfAbout: String?
+    var title: String?
+    var fallbackTitle: String?
+    /// RSS `link`, resolved.
+    var link: String?
+    /// Atom `link rel=alternate` (or rel-less), resolved, with its type.
+    var alternates: [(url: String, type: String?)] = []
+    /// RSS `description`, Atom `summary` as HTML.
+    var descriptionHTML: HTML?
+    /// A summary the source gave as plain text (Atom `summary type=text`).
+    var summaryText: String?
+    /// A lower-ranked plain-text summary (`itunes:summary`, `media:description`).
+    var fallbackSummary: String?
+    /// `content:encoded`, Atom `content`.
+    var contents: [HTML] = []
+    var authors: [Author] = []
+    var fallbackAuthors: [Author] = []
+    var published: Date?
+    var updated: Date?
+    var tags: [String] = []
+    var tagKeys: Set<String> = []
+    var attachments: [Attachment] = []
+    var thumbnail: String?
+    var mediaImage: String?
+    var itunesImage: String?
+    var duration: Int?
+    var commentsURL: String?
+
+    /// Whether it has what a cut-off item needs to be worth keeping.
+    var hasTitleOrLink: Bool {
+        !(title ?? fallbackTitle ?? "").isEmpty || !(link ?? "").isEmpty || !alternates.isEmpty
+    }
+
+    mutating func addTag(_ tag: String) {
+        let trimmed = FeedText.collapsed(tag)
+        guard !trimmed.isEmpty, tagKeys.insert(trimmed.lowercased()).inserted else { return }
+        tags.append(trimmed)
+    }
+
+    mutating func addAuthor(_ author: Author) {
+        guard !author.isEmpty, !authors.contains(where: { $0.name == author.name && ($0.url == author.url || author.url == nil) }) else {
+            return
+        }
+        authors.append(author)
+    }
+
+    /// Adds an attachment, merging it into one with the same URL (an `enclosure` and a
+    /// `media:content` for the same file).
+    mutating func addAttachment(_ attachment: Attachment) {
+        guard !attachment.url.isEmpty else { return }
+        if let index = attachments.firstIndex(where: { $0.url == attachment.url }) {
+            if attachments[index].mimeType.isEmpty { attachments[index].mimeType = attachment.mimeType }
+            if attachments[index].sizeInBytes == nil { attachments[index].sizeInBytes = attachment.sizeInBytes }
+            if attachments[index].durationInSeconds == nil { attachments[index].durationInSeconds = attachment.durationInSeconds }
+            if attachments[index].title == nil { attachments[index].title = attachment.title }
+        } else {
+            attachments.append(attachment)
+        }
+    }
+
+    /// What the item-level choices need from outside the item.
+    struct Context {
+        var source: String
+        var homePage: URL?
+        var feedAuthors: [Author]
+        var inheritsFeedAuthors: Bool
+        var sanitize: Bool
+    }
+
+    /// The finished item.
+    func item(_ context: Context) -> Item {
+        let url = chosenURL(context)
+        let titleText = title ?? fallbackTitle
+        var item = Item(id: "", source: context.source, url: url, title: titleText.flatMap { $0.isEmpty ? nil : $0 })
+
+        // The richest content: the longest full content, else the description.
+        let full = contents.filter { !$0.html.isEmpty }.max { $0.html.utf8.count < $1.html.utf8.count }
+        let chosen = full ?? descriptionHTML.flatMap { $0.html.isEmpty ? nil : $0 }
+        let contentBase = chosen?.base ?? base ?? context.homePage
+        if let chosen {
+            item.contentHTML = context.sanitize ? HTMLSanitizer(baseURL: contentBase).sanitize(chosen.html) : chosen.html
+        }
+        if let summaryText, !summaryText.isEmpty {
+            item.summary = summaryText
+        } else if let html = descriptionHTML?.html ?? chosen?.html, !html.isEmpty {
+            let text = ItemDraft.summary(fromHTML: html)
+            item.summary = text.isEmpty ? nil : text
+        }
+        if item.summary == nil, let fallbackSummary, !fallbackSummary.isEmpty {
+            item.summary = fallbackSummary
+        }
+
+        let guidValue = guid.flatMap { $0.isEmpty ? nil : $0 }
+        item.id = guidValue ?? atomID.flatMap { $0.isEmpty ? nil : $0 } ?? rdfAbout.flatMap { $0.isEmpty ? nil : $0 } ?? ""
+        if item.id.isEmpty {
+            if url != nil || titleText != nil {
+                item.id = StableID.digest(url ?? "", titleText ?? "")
+            } else {
+                item.id = StableID.digest("", "", chosen?.html ?? summaryText ?? fallbackSummary ?? "")
+            }
+        }
+
+        item.authors = authors.isEmpty ? fallbackAuthors : authors
+        if item.authors.isEmpty, context.inheritsFeedAuthors { item.authors = context.feedAuthors }
+        item.published = published
+        item.updated = updated
+        item.tags = tags
+        item.attachments = attachments.map { attachment in
+            var resolved = attachment
+            resolved.url = ItemDraft.absolute(attachment.url, context.homePage)
+            return resolved
+        }
+        if let duration,
+            let index = item.attachments.firstIndex(where: { $0.durationInSeconds == nil && ItemDraft.isTimed($0) })
+                ?? (item.attachments.count == 1 && item.attachments[0].durationInSeconds == nil ? 0 : nil)
+        {
+            item.attachments[index].durationInSeconds = duration
+        }
+        let enclosureImage = attachments.first { $0.mimeType.utf8.starts(with: "image/".utf8) }?.url
+        item.image = (thumbnail ?? mediaImage ?? enclosureImage ?? itunesImage).map { ItemDraft.absolute($0, context.homePage) }
+        if item.image == nil {
+            item.image =
+                chosen.flatMap { ItemDraft.firstImage(in: $0.html, base: contentBase) }
+                ?? descriptionHTML.flatMap { ItemDraft.firstImage(in: $0.html, base: $0.base ?? base ?? context.homePage) }
+        }
+        if let commentsURL, !commentsURL.isEmpty {
+            item.extras["comments_url"] = .string(ItemDraft.absolute(commentsURL, context.homePage))
+        }
+        return item
+    }
+
+    /// The length of a derived summary, in characters.
+    static let summaryLength = 300
+
+    /// A plain-text summary of HTML. Long HTML is read only up to a tag boundary near its start
+    /// when that already gives a full-length summary, so full-text content costs no more than
+    /// a short description.
+    static func summary(fromHTML html: String) -> String {
+        let window = 16 * summaryLength
+        if html.utf8.count > 2 * window {
+            let head = html.utf8.prefix(window)
+            if let cut = head.lastIndex(of: UInt8(ascii: ">")) {
+                let text = HTMLSanitizer.plainText(fromHTML: String(html[...cut]), limit: summaryLength)
+                if text.count >= summaryLength - 1 { return text }
+            }
+        }
+        return HTMLSanitizer.plainText(fromHTML: html, limit: summaryLength)
+    }
+
+    private func chosenURL(_ context: Context) -> String? {
+        var url = link.flatMap { $0.isEmpty ? nil : $0 }
+        if url == nil {
+            url = alternates.first { ($0.type ?? "").lowercased().contains("html") }?.url ?? alternates.first?.url
+        }
+        if url == nil, guidIsPermaLink, let guid, !guid.isEmpty {
+            let resolved = FeedText.resolve(guid, against: base)
+            if ItemDraft.isWebURL(resolved) { url = resolved }
+        }
+        return url.map { ItemDraft.absolute($0, context.homePage) }
+    }
+
+    /// A reference still relative after xml:base and the document URL, resolved against the
+    /// feed's home page (the last base a document offers).
+    static func absolute(_ reference: String, _ homePage: URL?) -> String {
+        guard let homePage, !FeedText.hasScheme(reference) else { return reference }
+        return FeedText.resolve(reference, against: homePage)
+    }
+
+    static func isWebURL(_ text: String) -> Bool {
+        let lower = text.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    private static func isTimed(_ attachment: Attachment) -> Bool {
+        let type = attachment.mimeType.lowercased()
+        return type.hasPrefix("audio/") || type.hasPrefix("video/")
+    }
+
+    /// The `src` of the first `<img>` in HTML, resolved, when it is an http(s) URL.
+    static func firstImage(in html: String, base: URL?) -> String? {
+        var rest = Substring(html)
+        while let tag = rest.range(of: "<img", options: .caseInsensitive) {
+            rest = rest[tag.upperBound...]
+            guard let end = rest.firstIndex(of: ">") else { return nil }
+            let attributes = rest[..<end]
+            if let src = attributes.range(of: "src", options: .caseInsensitive) {
+                var value = attributes[src.upperBound...].drop { $0 == " " }
+                guard value.first == "=" else { continue }
+                value = value.dropFirst().drop { $0 == " " }
+                let quote = value.first
+                let text: Substring
+                if quote == "\"" || quote == "'" {
+                    value = value.dropFirst()
+                    text = value.prefix { $0 != quote }
+                } else {
+                    text = value.prefix { !$0.isWhitespace && $0 != "/" }
+                }
+                let resolved = FeedText.resolve(HTMLText.decodeEntities(String(text)), against: base)
+                if isWebURL(resolved) { return resolved }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import TributaryModel
+import TributarySyndication
+
+@Suite("FeedParser: broken documents")
+struct FeedParserLeniencyTests {
+    private typealias Fixtures = FeedParserFixtures
+
+    @Test func undeclaredEntitiesAndBareAmpersands() throws {
+        let feed = try Fixtures.parse("broken-entities.xml")
+        #expect(feed.info.title == "Entities everywhere")
+        #expect(feed.info.description == "Café — © 2024 & &bogus; – \u{FFFD}")
+        let item = try #require(feed.items.first)
+        #expect(item.title == "Résumé – naïve …")
+        #expect(item.url == "https://entities.example.com/1?a=1&b=2")
+        #expect(item.contentHTML == "Fish & chips; AT&T; 5 < 6 & 7 > 6")
+        let messages = feed.problems.map(\.message)
+        #expect(messages.contains("9 undeclared entities replaced (&nbsp;, &eacute;, &mdash;, &copy;, &ndash;, …)"))
+        #expect(messages.contains("2 unknown entities kept as text (&bogus;, &T;)"))
+        #expect(messages.contains("2 bare '&' escaped"))
+        #expect(messages.contains("1 invalid character reference replaced with U+FFFD"))
+        #expect(messages.contains("1 stray '<' escaped"))
+        #expect(feed.problems.allSatisfy { $0.severity == .warning && $0.line != nil && $0.column != nil })
+        let first = try #require(feed.problems.first { $0.message.contains("undeclared") })
+        #expect(first.line == 4)
+        #expect(first.column == 20)
+    }
+
+    @Test func truncatedMidItem() throws {
+        let feed = try Fixtures.parse("broken-truncated.xml")
+        #expect(feed.items.map(\.title) == ["Complete item", "Cut in the middle"])
+        #expect(feed.items.last?.url == "https://truncated.example.com/2")
+        let end = try #require(Fixtures.problems(feed, containing: "document ends early at").first)
+        #expect(end.severity == .error)
+        #expect(end.line == 13)
+        #expect(end.message.hasPrefix("document ends early at 13:"))
+        #expect(Fixtures.problems(feed, containing: "cut off by the end of the document; kept").count == 1)
+    }
+
+    @Test func truncatedItemWithoutTitleOrLinkIsDropped() throws {
+        let xml = "<rss version=\"2.0\"><channel><item><title>Whole</title></item><item><description>no title"
+        let feed = try Fixtures.parse(xml: xml)
+        #expect(feed.items.map(\.title) == ["Whole"])
+        #expect(Fixtures.problems(feed, containing: "had no title or link; dropped").first?.severity == .error)
+    }
+
+    @Test func htmlWhereTextWasExpected() throws {
+        let feed = try Fixtures.parse("broken-html-in-title.xml")
+        #expect(feed.info.title == "HTML where text belongs")
+        try #require(feed.items.count == 2)
+        #expect(feed.items[0].title == "A bold title")
+        #expect(
+            feed.items[0].contentHTML
+                == "First line<br>second line <img src=\"https://html.example.com/pic.png\"> and <p>an unclosed paragraph</p>")
+        #expect(feed.items[0].image == "https://html.example.com/pic.png")
+        #expect(feed.items[1].title == "After the broken one")
+        #expect(feed.items[1].url == "https://html.example.com/2")
+        #expect(Fixtures.problems(feed, containing: "<p> not closed before </description>").count == 1)
+    }
+
+    @Test func strayEndTagIsIgnored() throws {
+        let xml = """
+            <rss version="2.0"><channel>
+            <item><title>One</title><description>a</p>b</description><link>https://stray.example/1</link></item>
+            <item><title>Two</title></item>
+            </channel></rss>
+            """
+        let feed = try Fixtures.parse(xml: xml)
+        #expect(feed.items.map(\.title) == ["One", "Two"])
+        #expect(feed.items.first?.url == "https://stray.example/1")
+        #expect(feed.items.first?.contentHTML == "ab")
+        #expect(Fixtures.problems(feed, containing: "stray end tag </p> ignored").count == 1)
+    }
+
+    @Test func unclosedCDATA() throws {
+        let feed = try Fixtures.parse("broken-unclosed-cdata.xml")
+        #expect(feed.items.map(\.title) == ["Fine", "Broken"])
+        #expect(feed.items.first?.contentHTML == "<p>closed</p>")
+        #expect(Fixtures.problems(feed, containing: "document ends early").first?.severity == .error)
+    }
+
+    @Test func missingRootClose() throws {
+        let feed = try Fixtures.parse("broken-missing-root-close.xml")
+        #expect(feed.items.map(\.title) == ["One", "Two"])
+        let end = try #require(Fixtures.problems(feed, containing: "document ends early").first)
+        #expect(end.severity == .warning)
+        #expect(end.message.contains("2 elements not closed"))
+    }
+
+    @Test func garbageAfterTheRoot() throws {
+        let feed = try Fixtures.parse("broken-garbage-after-root.xml")
+        #expect(feed.items.map(\.title) == ["Only item"])
+        let problem = try #require(Fixtures.problems(feed, containing: "content after the end of the document ignored").first)
+        #expect((problem.line ?? 0) >= 10)
+    }
+
+    @Test func undeclaredNamespacePrefixes() throws {
+        let feed = try Fixtures.parse("broken-undeclared-prefix.xml")
+        let item = try #require(feed.items.first)
+        #expect(item.authors == [Author(name: "Dee Creator")])
+        #expect(item.contentHTML == "<p>Full text.</p>")
+        #expect(item.image == "https://prefix.example.com/t.jpg")
+        let messages = feed.problems.map(\.message)
+        #expect(
+            messages == [
+                "namespace prefix 'dc' is not declared; read as Dublin Core",
+                "namespace prefix 'content' is not declared; read as RSS content module",
+                "namespace prefix 'media' is not declared; read as Media RSS",
+                "namespace prefix 'foo' is not declared; its elements are ignored",
+            ])
+        #expect(feed.problems.allSatisfy { $0.severity == .warning && $0.line != nil })
+    }
+
+    @Test(arguments: [
+        ("http://search.yahoo.com/mrss", "media"), ("http://search.yahoo.com/mrss/", "media"),
+        ("http://www.itunes.com/DTDs/Podcast-1.0.dtd", "itunes"), ("http://www.itunes.com/dtds/podcast-1.0.dtd", "itunes"),
+        ("http://purl.org/rss/1.0/modules/content/", "content"), ("http://purl.org/rss/1.0/modules/content", "content"),
+        ("http://purl.org/dc/elements/1.1/", "dc"), ("http://purl.org/dc/elements/1.0/", "dc"),
+    ])
+    func namespacesAreMatchedByURINotPrefix(uri: String, kind: String) throws {
+        let body: String
+        switch kind {
+        case "media": body = "<x:thumbnail url=\"https://ns.example/t.jpg\"/>"
+        case "itunes": body = "<x:image href=\"https://ns.example/t.jpg\"/>"
+        case "content": body = "<x:encoded>&lt;img src=\"https://ns.example/t.jpg\"&gt;</x:encoded>"
+        default: body = "<x:creator>X</x:creator>"
+        }
+        let xml = "<rss version=\"2.0\" xmlns:x=\"\(uri)\"><channel><item><title>t</title>\(body)</item></channel></rss>"
+        let item = try #require(try Fixtures.parse(xml: xml).items.first)
+        if kind == "dc" {
+            #expect(item.authors == [Author(name: "X")])
+        } else {
+            #expect(item.image == "https://ns.example/t.jpg")
+        }
+    }
+
+    @Test func notAFeedThrows() {
+        #expect(throws: FeedParseError.self) {
+            try Fixtures.parse(xml: "<!DOCTYPE html><html><head><title>x</title></head><body>&nbsp;</body></html>")
+        }
+        #expect(throws: FeedParseError("not a feed: the root element is <html>, not <rss>, <rdf:RDF> or <feed>", line: 1, column: 6)) {
+            try FeedParser(.init(source: "s")).parse(Array("<html><body/></html>".utf8))
+        }
+    }
+
+    @Test(arguments: ["", "   \n", "hello, world", "<<<<"])
+    func notXMLThrows(text: String) {
+        #expect(throws: FeedParseError.self) { try Fixtures.parse(xml: text) }
+    }
+
+    @Test func controlCharactersBecomeSpaces() throws {
+        let feed = try Fixtures.parse(xml: "<rss><channel><item><title>Bell\u{07}and\u{0B}tab</title></item></channel></rss>")
+        #expect(feed.items.first?.title == "Bell and tab")
+        #expect(Fixtures.problems(feed, containing: "2 control characters replaced with spaces").count == 1)
+    }
+
+    @Test func whitespaceBeforeTheDeclaration() throws {
+        let feed = try Fixtures.parse(xml: "\n\n  <?xml version=\"1.0\"?>\n<rss><channel><title>Late declaration</title></channel></rss>")
+        #expect(feed.info.title == "Late declaration")
+        #expect(feed.problems.isEmpty, "\(feed.problems)")
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TributaryModel
+import TributarySyndication
+
+@Suite("FeedParser: format sniffing")
+struct FeedParserSniffTests {
+    private typealias Fixtures = FeedParserFixtures
+
+    @Test(arguments: [
+        ("rss20-full.xml", FeedFormat.rss), ("rss091-doctype.xml", .rss), ("rss092.xml", .rss), ("rss10-dublin-core.xml", .rss),
+        ("rss090.xml", .rss), ("atom10-xhtml.xml", .atom), ("atom03.xml", .atom), ("utf16le-bom.xml", .atom), ("utf16be-bom.xml", .atom),
+        ("chinese-gb2312.xml", .rss), ("feed.json", .jsonFeed), ("hostile-billion-laughs.xml", .rss),
+    ])
+    func fixtures(file: String, format: FeedFormat) throws {
+        #expect(FeedParser.sniff(try Fixtures.bytes(file)) == format)
+    }
+
+    @Test(arguments: [
+        ("  \n\t{\"version\": \"https://jsonfeed.org/version/1\"}", FeedFormat.jsonFeed),
+        ("\u{FEFF}{}", .jsonFeed),
+        ("<!-- generator --><?xml-stylesheet href=\"s.xsl\"?><rss/>", .rss),
+        ("<channel><title>Userland</title></channel>", .rss),
+        ("<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/>", .rss),
+        ("<atom:feed xmlns:atom=\"http://www.w3.org/2005/Atom\"/>", .atom),
+    ])
+    func documents(text: String, format: FeedFormat) {
+        #expect(FeedParser.sniff(Array(text.utf8)) == format)
+    }
+
+    @Test(arguments: ["", "   ", "<!DOCTYPE html><html></html>", "plain text", "<?xml version=\"1.0\"?><opml/>", "[1, 2]"])
+    func notFeeds(text: String) {
+        #expect(FeedParser.sniff(Array(text.utf8)) == nil)
+    }
+
+    @Test func jsonFeedIsDelegated() throws {
+        let feed = try Fixtures.parse("feed.json")
+        #expect(feed.format == .jsonFeed)
+        #expect(feed.info.title == "JSON Example")
+        #expect(feed.items.map(\.title) == ["JSON item"])
+        #expect(feed.items.first?.contentHTML == "<p>Hi</p>")
+    }
+
+    @Test func brokenJSONThrows() {
+        #expect(throws: FeedParseError.self) { try Fixtures.parse(xml: "{\"version\": ") }
+    }
+}

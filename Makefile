@@ -59,6 +59,7 @@ bench: bench-deps
 	$(SWIFT) build $(RELEASE) --product tributary-bench
 	$(SWIFT) build $(RELEASE) --product tributary
 	python3 bench/bench.py fetch
+	python3 bench/bench.py parse
 
 clean:
 	rm -rf .build out

@@ -2,6 +2,7 @@
 """Tributary's benchmarks, each against its peers on the same data in the same run.
 
     python3 bench/bench.py fetch [--count 1000] [--runs 5]
+    python3 bench/bench.py parse [--count 300] [--mb 55] [--runs 3]
 
 Everything runs on 127.0.0.1: the benchmark starts its own server and stops it afterwards.
 Speed is reported as ratios against the peers measured in the same run, since the machines
@@ -19,18 +20,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, ".build", "release", "tributary-bench")
 
 
-def run_measured(command, **kwargs):
-    """Runs a command; returns (wall seconds, peak RSS in KB, stdout, CPU seconds)."""
+def run_measured(command, output=None, **kwargs):
+    """Runs a command; returns (wall seconds, peak RSS in KB, stdout, CPU seconds). With `output`
+    (a path), standard output goes to that file instead of this process's memory."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+    sink = open(output, "wb") if output else subprocess.PIPE
+    process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE, **kwargs)
     stdout, stderr = b"", b""
     # wait4 gives this child's own resource usage, so peaks of earlier runs don't leak in.
     out_chunks = []
-    while True:
+    while process.stdout is not None:
         chunk = process.stdout.read(65536)
         if not chunk:
             break
         out_chunks.append(chunk)
+    if output:
+        sink.close()
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - started
     stderr = process.stderr.read()
@@ -126,6 +131,66 @@ def bench_fetch(args):
     print("goal: within 1.3× of curl's time -> %s (%.2f×)" % ("met" if ratio <= 1.3 else "NOT met", ratio))
 
 
+def venv_python(work):
+    """A virtual environment with the Python peers, made (once) by the benchmark itself."""
+    venv = os.path.join(work, "venv")
+    python = os.path.join(venv, "bin", "python")
+    if not os.path.exists(os.path.join(venv, ".peers-installed")):
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([python, "-m", "pip", "install", "-q", "feedparser", "fastfeedparser", "feedparser-rs"], check=True)
+        open(os.path.join(venv, ".peers-installed"), "w").close()
+    return python
+
+
+def bench_parse(args):
+    work = os.path.join(tempfile.gettempdir(), "tributary-bench")
+    corpus = os.path.join(work, "parse-corpus")
+    ensure_corpus(corpus, args.count, args.mb, seed=7)
+    names = sorted(name for name in os.listdir(corpus) if not name.startswith("."))
+    paths = [os.path.join(corpus, name) for name in names]
+    total = sum(os.path.getsize(path) for path in paths)
+    list_file = os.path.join(work, "parse-list.txt")
+    with open(list_file, "w") as handle:
+        handle.write("\n".join(paths) + "\n")
+    python = venv_python(work)
+    tributary = os.path.join(ROOT, ".build", "release", "tributary")
+    peers = [
+        ("tributary parse", [tributary, "parse", "-q", "--list", list_file]),
+        ("xmllint --stream (floor)", ["xmllint", "--stream", "--noout"] + paths),
+        ("fastfeedparser", [python, os.path.join(ROOT, "bench", "parse_peer.py"), "fastfeedparser", list_file]),
+        ("feedparser-rs", [python, os.path.join(ROOT, "bench", "parse_peer.py"), "feedparser_rs", list_file]),
+    ]
+    if not args.skip_feedparser:
+        peers.append(("feedparser", [python, os.path.join(ROOT, "bench", "parse_peer.py"), "feedparser", list_file]))
+    results = {}
+    jsonl = os.path.join(work, "parse-output.jsonl")
+    for name, command in peers:
+        runs = 1 if name == "feedparser" else args.runs
+        output = jsonl if name == "tributary parse" else (os.devnull if name.startswith("xmllint") else None)
+        measured = [run_measured(command, output=output) for _ in range(runs)]
+        wall = statistics.median(m[0] for m in measured)
+        if name == "tributary parse":
+            import json
+            with open(jsonl) as handle:
+                items = sum(len(json.loads(line)["items"]) for line in handle)
+        else:
+            items = int(measured[0][2].strip() or 0) if "parser" in name else 0
+        results[name] = (wall, max(m[1] for m in measured), items, statistics.median(m[3] for m in measured))
+    print("Parse: %d files, %.1f MB of mixed RSS 2.0 / Atom 1.0 / RSS 1.0, one process each; median of %d runs"
+          % (len(paths), total / 1e6, args.runs))
+    floor = results["xmllint --stream (floor)"][0]
+    python_best = min(results[name][0] for name in results if name in ("fastfeedparser", "feedparser-rs", "feedparser"))
+    rows = []
+    for name, (wall, rss, items, cpu) in results.items():
+        rows.append([name, "%.2f s" % wall, "%.1f" % (total / 1e6 / wall), "%.0f" % (items / wall) if items else "-",
+                     "%.1f MB" % (rss / 1024), "%.2f×" % (wall / floor)])
+    table(rows, ["parser", "wall time", "MB/s", "items/s", "peak memory", "vs xmllint"])
+    ours = results["tributary parse"][0]
+    print("goals: ≥ 2× the fastest Python parser -> %.2f× (%s); within 2× of xmllint -> %.2f× (%s); peak memory < 64 MB -> %.1f MB (%s)"
+          % (python_best / ours, "met" if python_best / ours >= 2 else "NOT met", ours / floor, "met" if ours / floor <= 2 else "NOT met",
+             results["tributary parse"][1] / 1024, "met" if results["tributary parse"][1] < 64 * 1024 else "NOT met"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="which", required=True)
@@ -134,10 +199,15 @@ def main():
     fetch.add_argument("--runs", type=int, default=5)
     fetch.add_argument("--jobs", type=int, default=32)
     fetch.add_argument("--verbose", action="store_true")
+    parse = sub.add_parser("parse", help="parse a generated corpus against xmllint and Python's feed parsers")
+    parse.add_argument("--count", type=int, default=300)
+    parse.add_argument("--mb", type=float, default=55.0)
+    parse.add_argument("--runs", type=int, default=3)
+    parse.add_argument("--skip-feedparser", action="store_true", help="feedparser takes over a minute")
     args = parser.parse_args()
     if not os.path.exists(BENCH):
         sys.exit("build first: swift build -c release --static-swift-stdlib --product tributary-bench (make bench does)")
-    {"fetch": bench_fetch}[args.which](args)
+    {"fetch": bench_fetch, "parse": bench_parse}[args.which](args)
 
 
 if __name__ == "__main__":

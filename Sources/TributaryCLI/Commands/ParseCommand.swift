@@ -85,7 +85,7 @@ enum ParseCommand: Command {
                     context.console.output((lines ? "# \(input)\n" : "") + TextListing(now: now).render(parsed.items))
                 } else {
                     let document = JSONFeedWriter(includeExtensions: false, pretty: !lines).document(feed: info, items: parsed.items)
-                    context.console.output(lines ? document.trimmingCharacters(in: .newlines) + "\n" : document)
+                    context.console.output(document.hasSuffix("\n") ? document : document + "\n")
                 }
             } catch {
                 context.console.diagnostic(

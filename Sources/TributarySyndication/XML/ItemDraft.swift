@@ -199,26 +199,55 @@ struct ItemDraft {
 
     /// The `src` of the first `<img>` in HTML, resolved, when it is an http(s) URL.
     static func firstImage(in html: String, base: URL?) -> String? {
-        var rest = Substring(html)
-        while let tag = rest.range(of: "<img", options: .caseInsensitive) {
-            rest = rest[tag.upperBound...]
-            guard let end = rest.firstIndex(of: ">") else { return nil }
-            let attributes = rest[..<end]
-            if let src = attributes.range(of: "src", options: .caseInsensitive) {
-                var value = attributes[src.upperBound...].drop { $0 == " " }
-                guard value.first == "=" else { continue }
-                value = value.dropFirst().drop { $0 == " " }
-                let quote = value.first
-                let text: Substring
-                if quote == "\"" || quote == "'" {
-                    value = value.dropFirst()
-                    text = value.prefix { $0 != quote }
-                } else {
-                    text = value.prefix { !$0.isWhitespace && $0 != "/" }
-                }
-                let resolved = FeedText.resolve(HTMLText.decodeEntities(String(text)), against: base)
-                if isWebURL(resolved) { return resolved }
+        // A byte scan: Foundation's case-insensitive `range(of:)` converts the whole content to
+        // UTF-16 on every call, which dominated parsing time on long articles.
+        let bytes = Array(html.utf8)
+        var index = 0
+        while let tag = find(Array("<img".utf8), in: bytes, from: index) {
+            index = tag + 4
+            guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+            guard let src = find(Array("src".utf8), in: bytes, from: index, before: end) else { continue }
+            var cursor = src + 3
+            while cursor < end, bytes[cursor] == 0x20 { cursor += 1 }
+            guard cursor < end, bytes[cursor] == UInt8(ascii: "=") else { continue }
+            cursor += 1
+            while cursor < end, bytes[cursor] == 0x20 { cursor += 1 }
+            guard cursor < end else { continue }
+            let quote = bytes[cursor]
+            let start: Int
+            var stop: Int
+            if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+                start = cursor + 1
+                stop = start
+                while stop < end, bytes[stop] != quote { stop += 1 }
+            } else {
+                start = cursor
+                stop = start
+                while stop < end, ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/")].contains(bytes[stop]) { stop += 1 }
             }
+            let text = String(decoding: bytes[start..<stop], as: UTF8.self)
+            let resolved = FeedText.resolve(HTMLText.decodeEntities(text), against: base)
+            if isWebURL(resolved) { return resolved }
+        }
+        return nil
+    }
+
+    /// The index of `needle` (ASCII, matched case-insensitively) in `bytes` at or after `start`
+    /// and, when given, starting before `limit`.
+    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int, before limit: Int? = nil) -> Int? {
+        let last = min(limit ?? bytes.count, bytes.count - needle.count + 1)
+        guard start < last, let first = needle.first else { return nil }
+        var index = start
+        while index < last {
+            if bytes[index] | 0x20 == first | 0x20 {
+                var matched = true
+                for offset in 1..<needle.count where bytes[index + offset] | 0x20 != needle[offset] | 0x20 {
+                    matched = false
+                    break
+                }
+                if matched { return index }
+            }
+            index += 1
         }
         return nil
     }

@@ -63,7 +63,7 @@ func fetch(_ urlFile: String, jobs: Int, perHost: Int) async throws {
         return (bytes, failures)
     }
     let elapsed = ContinuousClock.now - started
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.inSeconds
     print(
         #"{"seconds": \#(seconds), "requests": \#(urls.count), "failures": \#(failures), "bytes": \#(bytes), "peak_rss_kb": \#(peakMemoryKB())}"#
     )

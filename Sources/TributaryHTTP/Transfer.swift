@@ -215,7 +215,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        Int(duration.inMilliseconds)
     }
 }
 

@@ -62,3 +62,16 @@ struct DurationParserTests {
         #expect(DurationParser.parse(DurationParser.format(duration)) == duration)
     }
 }
+
+@Suite("Duration units")
+struct DurationUnitsTests {
+    @Test(arguments: [
+        (Duration.milliseconds(1500), 1.5, Int64(1500), "1.50 s"), (.milliseconds(7), 0.007, 7, "0.01 s"), (.seconds(0), 0, 0, "0.00 s"),
+        (.seconds(125), 125, 125_000, "125.00 s"),
+    ])
+    func units(_ duration: Duration, _ seconds: Double, _ milliseconds: Int64, _ text: String) {
+        #expect(duration.inSeconds == seconds)
+        #expect(duration.inMilliseconds == milliseconds)
+        #expect(duration.secondsText == text)
+    }
+}

@@ -101,8 +101,7 @@ enum RunCommand: Command {
         } else if !written.isEmpty {
             text += " → " + written.joined(separator: ", ")
         }
-        let milliseconds = report.duration.components.seconds * 1000 + report.duration.components.attoseconds / 1_000_000_000_000_000
-        text += String(format: " in %.2f s", Double(milliseconds) / 1000)
+        text += " in " + report.duration.secondsText
         for output in report.outputs where output.failure != nil {
             text += "\n\(CommandLineTool.programName): \(output.path ?? output.kind.rawValue): \(output.failure ?? "")"
         }

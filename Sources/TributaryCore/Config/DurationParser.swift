@@ -51,7 +51,7 @@ public enum DurationParser {
 
     /// A short rendering such as `30s`, `1h30m` or `500ms`.
     public static func format(_ duration: Duration) -> String {
-        var milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        var milliseconds = duration.inMilliseconds
         if milliseconds == 0 { return "0s" }
         var text = ""
         for (unit, size) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1)]

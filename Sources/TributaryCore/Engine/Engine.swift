@@ -135,7 +135,7 @@ public struct Engine: Sendable {
             for problem in result.problems {
                 logger.warning(problem.description, source: source.name)
             }
-            logger.info("\(result.items.count) items in \(Engine.seconds(report.duration))", source: source.name)
+            logger.info("\(result.items.count) items in \(report.duration.secondsText)", source: source.name)
             return Outcome(source: source, items: result.items, feed: result.feed, report: report)
         } catch {
             report.failure = String(describing: error)
@@ -143,11 +143,5 @@ public struct Engine: Sendable {
             logger.error("failed: \(report.failure ?? "")", source: source.name)
             return Outcome(source: source, items: [], feed: nil, report: report)
         }
-    }
-
-    /// `0.12 s`.
-    static func seconds(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return String(format: "%.2f s", Double(milliseconds) / 1000)
     }
 }

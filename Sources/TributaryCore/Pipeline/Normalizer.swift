@@ -24,7 +24,7 @@ public struct Normalizer: Sendable {
     /// The items made uniform, and what was changed that the user should hear about.
     public func normalize(_ items: [Item]) -> (items: [Item], problems: [Problem]) {
         var problems: [Problem] = []
-        let limit = now.addingTimeInterval(Double(futureTolerance.components.seconds))
+        let limit = now.addingTimeInterval(futureTolerance.inSeconds)
         let normalized = items.map { original in
             var item = original
             item.title = item.title.map(Self.plainLine).flatMap { $0.isEmpty ? nil : $0 }

@@ -51,7 +51,7 @@ public struct Ranker: Sendable {
     /// every half-life.
     func score(_ item: Item, engagement: Double, weight: Double) -> Double {
         let age = max(0, now.timeIntervalSince(item.date ?? now))
-        let halfLife = Double(configuration.halfLife.components.seconds)
+        let halfLife = configuration.halfLife.inSeconds
         let decay = pow(0.5, age / max(halfLife, 1))
         return weight * (0.5 + engagement) * decay
     }

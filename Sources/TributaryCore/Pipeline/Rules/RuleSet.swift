@@ -105,10 +105,10 @@ private struct ItemFields {
             return comparison.holds(value, bound)
         case .olderThan(let age):
             guard let date = item.date else { return false }
-            return now.timeIntervalSince(date) > age.seconds
+            return now.timeIntervalSince(date) > age.inSeconds
         case .newerThan(let age):
             guard let date = item.date else { return false }
-            return now.timeIntervalSince(date) < age.seconds
+            return now.timeIntervalSince(date) < age.inSeconds
         case .all(let conditions):
             return conditions.allSatisfy { matches($0, now: now) }
         case .any(let conditions):
@@ -116,12 +116,5 @@ private struct ItemFields {
         case .not(let inner):
             return !matches(inner, now: now)
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, fractions included.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

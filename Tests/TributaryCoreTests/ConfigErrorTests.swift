@@ -54,7 +54,7 @@ struct ConfigErrorTests {
             "feeds.yaml:2:13: error: 'strategy' must be one of date, hot, found 'popular'"),
         Case(
             "unknown dedup key", "dedup:\n  same_title: true\n" + oneSource,
-            "feeds.yaml:2:3: error: unknown key 'same_title' in 'dedup' (expected one of: same_url, tracking_parameters)"),
+            "feeds.yaml:2:3: error: unknown key 'same_title' in 'dedup' (expected one of: same_url, near_duplicates, tracking_parameters)"),
     ]
 
     static let sourcesCases: [Case] = [

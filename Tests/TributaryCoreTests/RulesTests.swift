@@ -132,3 +132,45 @@ struct RulesTests {
         #expect(errors("sources: [{name: a, adapter: static, count: 1}]\n" + rules) == [expected])
     }
 }
+
+/// Near-duplicate headlines merged across sources in the pipeline, and the switch that turns it off.
+@Suite("Near-duplicates in the pipeline")
+struct NearDuplicatePipelineTests {
+    static let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+    private func river(_ dedup: String) throws -> [Item] {
+        let yaml = "sources:\n  - {name: a, adapter: static, count: 1}\n  - {name: b, adapter: static, count: 1, weight: 2}\n" + dedup
+        let configuration = try ConfigLoader(registry: AdapterRegistry([StaticAdapter.self]), environment: [:])
+            .load(text: yaml, file: "feeds.yaml", directory: URL(fileURLWithPath: "/srv"))
+        let titles = [("a", "【独家】国产操作系统新版本发布"), ("b", "国产操作系统新版本发布"), ("a", "Linux 6.10 released"), ("b", "Linux 6.11 released")]
+        let batches = configuration.sources.map { source in
+            Pipeline.Batch(
+                source: source,
+                items: titles.enumerated().filter { $0.element.0 == source.name }.map { index, pair in
+                    Item(
+                        id: "\(index)", source: source.name, url: "https://\(source.name).example.org/\(index)", title: pair.1,
+                        published: Self.now)
+                })
+        }
+        return Pipeline(configuration, now: Self.now).run(batches).items
+    }
+
+    @Test func theSameStoryIsMergedIntoTheHeavierSourcesItem() throws {
+        let items = try river("")
+        #expect(items.count == 3, "\(items.map(\.title))")
+        let merged = try #require(items.first { $0.title == "国产操作系统新版本发布" })
+        #expect(merged.source == "b")
+        #expect(merged.duplicates.map(\.title) == ["【独家】国产操作系统新版本发布"])
+        #expect(items.contains { $0.title == "Linux 6.10 released" } && items.contains { $0.title == "Linux 6.11 released" })
+    }
+
+    @Test func offKeepsEveryItem() throws {
+        #expect(try river("dedup: {near_duplicates: off}\n").count == 4)
+        // The 【独家】 prefix is stripped before comparing, so even 0.99 merges that pair.
+        #expect(try river("dedup: {near_duplicates: 0.99}\n").count == 3)
+    }
+
+    @Test func aThresholdOutsideZeroToOneIsAnError() {
+        #expect(throws: ConfigErrors.self) { try river("dedup: {near_duplicates: 1.5}\n") }
+    }
+}

@@ -247,7 +247,18 @@ private struct ConfigurationBuilder {
     private func readDedup(_ node: YAMLNode) -> DedupConfig {
         var dedup = DedupConfig()
         guard let pairs = reader.mapping(node, "'dedup'") else { return dedup }
-        let keys = reader.keyed(pairs, allowed: ["same_url", "tracking_parameters"], context: "in 'dedup'")
+        let keys = reader.keyed(pairs, allowed: ["same_url", "near_duplicates", "tracking_parameters"], context: "in 'dedup'")
+        if let node = keys["near_duplicates"]?.value {
+            if let word = node.scalar?.lowercased(), ["off", "false", "no"].contains(word) {
+                dedup.nearDuplicates = nil
+            } else if let value = reader.number(node, "'near_duplicates'") {
+                if value > 0, value <= 1 {
+                    dedup.nearDuplicates = value
+                } else {
+                    reader.fail(node, "'near_duplicates' must be between 0 and 1, or off")
+                }
+            }
+        }
         if let node = keys["same_url"]?.value, let value = reader.boolean(node, "'same_url'") {
             dedup.sameURL = value
         }

@@ -108,6 +108,8 @@ public struct SourceConfig: Sendable {
 public struct DedupConfig: Sendable, Hashable {
     /// Whether items are merged when their links are the same after normalization.
     public var sameURL: Bool = true
+    /// The similarity at or above which headlines are the same story (0…1); nil turns it off.
+    public var nearDuplicates: Double? = NearDuplicateDetector.defaultThreshold
     /// Query parameters removed from links besides `utm_*` and the usual trackers.
     public var trackingParameters: [String] = []
 

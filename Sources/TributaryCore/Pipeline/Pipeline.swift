@@ -88,7 +88,8 @@ public struct Pipeline: Sendable {
             }
         }
         let weights = Dictionary(batches.map { ($0.source.name, $0.source.weight) }, uniquingKeysWith: { first, _ in first })
-        let merged = dedup.sameURL ? mergeSameURL(kept, weights: weights) : kept
+        var merged = dedup.sameURL ? mergeSameURL(kept, weights: weights) : kept
+        if let threshold = dedup.nearDuplicates { merged = mergeNearDuplicates(merged, threshold: threshold, weights: weights) }
         return Result(items: Ranker(ranking, now: now).rank(merged, weights: weights), dropped: dropped, problems: problems)
     }
 
@@ -125,9 +126,22 @@ public struct Pipeline: Sendable {
             guard let url = item.url, let key = canonical.key(for: url) else { continue }
             groups[key, default: []].append(index)
         }
+        return merge(items, groups: Array(groups.values), weights: weights)
+    }
+
+    /// Merges items whose headlines tell the same story (MinHash over shingles, never all pairs).
+    func mergeNearDuplicates(_ items: [Item], threshold: Double, weights: [String: Double]) -> [Item] {
+        let clusters = NearDuplicateDetector(threshold: threshold).clusters(items.map(\.title))
+        return merge(items, groups: clusters, weights: weights)
+    }
+
+    /// Merges each group of indices into one item: the one from the heaviest source, then the
+    /// earliest published, then the one with the most content, then the first; it lists the
+    /// others (and what they had merged) as its duplicates.
+    func merge(_ items: [Item], groups: [[Int]], weights: [String: Double]) -> [Item] {
         var dropped = Set<Int>()
         var survivors: [Int: Item] = [:]
-        for indices in groups.values where indices.count > 1 {
+        for indices in groups where indices.count > 1 {
             let ordered = indices.sorted { lhs, rhs in
                 let a = items[lhs]
                 let b = items[rhs]

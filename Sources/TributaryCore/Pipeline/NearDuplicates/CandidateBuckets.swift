@@ -1,0 +1,261 @@
+/// Least-significant-digit radix sort of 64-bit values, 10 bits a pass (digits that are the same in every value
+/// are skipped, so values below 2⁴⁰ take four passes): linear time, and with 1,024 buckets a pass the scattered
+/// writes stay in cache, where a comparison sort of millions of candidate pairs would not.
+enum RadixSort {
+    /// Bits per pass.
+    static let digitBits: UInt64 = 10
+
+    /// Sorts `values` ascending.
+    static func sort(_ values: inout [UInt64]) {
+        guard values.count > 1 else { return }
+        if values.count < 256 {
+            values.sort()
+            return
+        }
+        var scratch = [UInt64](repeating: 0, count: values.count)
+        let radix = 1 << Int(digitBits)
+        let digitMask = UInt64(radix - 1)
+        var counts = [Int](repeating: 0, count: radix)
+        var all: UInt64 = 0
+        var any: UInt64 = ~0
+        for value in values {
+            all |= value
+            any &= value
+        }
+        for shift in stride(from: UInt64(0), to: 64, by: Int(digitBits)) where (all ^ any) >> shift & digitMask != 0 {
+            for index in counts.indices { counts[index] = 0 }
+            for value in values { counts[Int(value >> shift & digitMask)] += 1 }
+            var total = 0
+            for index in counts.indices {
+                let count = counts[index]
+                counts[index] = total
+                total += count
+            }
+            for value in values {
+                let digit = Int(value >> shift & digitMask)
+                scratch[counts[digit]] = value
+                counts[digit] += 1
+            }
+            swap(&values, &scratch)
+        }
+    }
+}
+
+/// How many headlines share each shingle, approximately, counted so that memory is touched in order: shingles are
+/// first split into partitions by hash (one sequential pass), each partition is counted exactly in a small table
+/// that stays in cache, and the shingles found in more than ``NearDuplicateDetector/informativeLimit`` headlines go
+/// into a Bloom filter of 4 Mbit (512 KiB). A shingle can be reported frequent by mistake (a Bloom false positive,
+/// a few percent at most); it then merely stays out of the signatures.
+struct ShingleFrequency {
+    /// The partitions (a power of two).
+    private static let partitionCount = 1024
+    /// The Bloom filter of frequent shingles (one hash; bit `h & (size − 1)`).
+    private var frequent = [UInt64](repeating: 0, count: (1 << 22) / 64)
+
+    /// An empty filter.
+    init() {}
+
+    /// The hash that places a shingle in a partition and in the filter.
+    @inline(__always)
+    private static func spread(_ shingle: UInt32) -> UInt64 { StableHash.mix(UInt64(shingle) | 0xF00D_0000_0000) }
+
+    /// Counts the shingle sets and remembers the frequent shingles.
+    mutating func count<Sets: Collection<UnsafeBufferPointer<UInt32>>>(_ sets: Sets) {
+        var starts = [Int](repeating: 0, count: Self.partitionCount + 1)
+        let shift = UInt64(64 - Self.partitionCount.trailingZeroBitCount)
+        var total = 0
+        for set in sets {
+            for shingle in set { starts[Int(Self.spread(shingle) >> shift) + 1] += 1 }
+            total += set.count
+        }
+        var largest = 0
+        for partition in 0..<Self.partitionCount {
+            largest = max(largest, starts[partition + 1])
+            starts[partition + 1] += starts[partition]
+        }
+        var scattered = [UInt32](repeating: 0, count: total)
+        var cursor = Array(starts.dropLast())
+        for set in sets {
+            for shingle in set {
+                let partition = Int(Self.spread(shingle) >> shift)
+                scattered[cursor[partition]] = shingle
+                cursor[partition] += 1
+            }
+        }
+        var capacity = 16
+        while capacity < largest * 2 { capacity <<= 1 }
+        let mask = capacity - 1
+        var keys = [UInt32](repeating: 0, count: capacity)
+        var counts = [Int32](repeating: 0, count: capacity)
+        let limit = Int32(NearDuplicateDetector.informativeLimit)
+        let filterMask = UInt64(frequent.count * 64 - 1)
+        for partition in 0..<Self.partitionCount {
+            let range = starts[partition]..<starts[partition + 1]
+            for shingle in scattered[range] {
+                var slot = Int(truncatingIfNeeded: Self.spread(shingle)) & mask
+                while counts[slot] > 0 && keys[slot] != shingle { slot = (slot + 1) & mask }
+                keys[slot] = shingle
+                counts[slot] += 1
+                if counts[slot] == limit + 1 {
+                    let bit = Self.spread(shingle) & filterMask
+                    frequent[Int(bit >> 6)] |= 1 << (bit & 63)
+                }
+            }
+            for shingle in scattered[range] {  // empty the used slots
+                var slot = Int(truncatingIfNeeded: Self.spread(shingle)) & mask
+                while counts[slot] > 0 {
+                    counts[slot] = 0
+                    slot = (slot + 1) & mask
+                }
+            }
+        }
+    }
+
+    /// Whether `shingle` is in more than the limit's worth of headlines (or a false positive of the filter).
+    @inline(__always)
+    func isFrequent(_ shingle: UInt32) -> Bool {
+        let bit = Self.spread(shingle) & UInt64(frequent.count * 64 - 1)
+        return frequent[Int(bit >> 6)] & (1 << (bit & 63)) != 0
+    }
+
+}
+
+/// The LSH buckets of one band, found without a table the size of the input: the positions are first split into
+/// 256 partitions by the top bits of their bucket keys (a stable counting pass, so each partition keeps input
+/// order), then each partition is bucketed in a small hash table that stays in cache. With a million headlines a
+/// single table would miss the cache on every lookup.
+struct BandPartitions {
+    /// How many partitions (a power of two).
+    static let partitionCount = 256
+    /// Positions ordered by partition.
+    private var order: [Int32]
+    /// Their keys, in the same order (so a partition's keys are read sequentially).
+    private var orderKeys: [UInt32]
+    /// Where each partition starts in `order` (plus the end).
+    private var starts: [Int]
+    /// For each slot of the local table, the key's bits and the most recent member (a local index), or −1.
+    private var table: [BucketTable.Slot]
+    /// For each member of the current partition, the previous member of its bucket (a local index), or −1.
+    private var previous: [Int32]
+    /// `table.count − 1`.
+    private var mask: Int
+
+    /// Room for `count` positions.
+    init(count: Int) {
+        order = [Int32](repeating: 0, count: count)
+        orderKeys = [UInt32](repeating: 0, count: count)
+        starts = [Int](repeating: 0, count: Self.partitionCount + 1)
+        table = []
+        previous = []
+        mask = 0
+    }
+
+    /// Calls `body(earlier, later)` for each position `later` and each earlier position in the same bucket (the most
+    /// recent first, at most `scanLimit` of them); positions index `keys`.
+    mutating func forEachBucketMember(
+        keys: UnsafeBufferPointer<UInt32>, scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
+    ) {
+        let shift = UInt32(32 - Self.partitionCount.trailingZeroBitCount)
+        for index in starts.indices { starts[index] = 0 }
+        for key in keys { starts[Int(key >> shift) + 1] += 1 }
+        var largest = 0
+        for partition in 0..<Self.partitionCount {
+            largest = max(largest, starts[partition + 1])
+            starts[partition + 1] += starts[partition]
+        }
+        var cursor = Array(starts.dropLast())
+        for (position, key) in keys.enumerated() {
+            let partition = Int(key >> shift)
+            order[cursor[partition]] = Int32(position)
+            orderKeys[cursor[partition]] = key
+            cursor[partition] += 1
+        }
+        var capacity = 16
+        while capacity < largest * 2 { capacity <<= 1 }
+        if table.count < capacity {
+            table = [BucketTable.Slot](repeating: BucketTable.Slot(key: 0, value: -1), count: capacity)
+            previous = [Int32](repeating: -1, count: capacity / 2)
+        }
+        mask = capacity - 1
+        for partition in 0..<Self.partitionCount {
+            let start = starts[partition]
+            let end = starts[partition + 1]
+            guard end - start > 1 else { continue }
+            for local in 0..<(end - start) {
+                let position = Int(order[start + local])
+                let key = orderKeys[start + local]
+                var slot = Int(key) & mask
+                while table[slot].value >= 0 && table[slot].key != key { slot = (slot + 1) & mask }
+                var other = table[slot].value
+                var scanned = 0
+                while other >= 0 && scanned < scanLimit {
+                    body(Int(order[start + Int(other)]), position)
+                    other = previous[Int(other)]
+                    scanned += 1
+                }
+                previous[local] = table[slot].value
+                table[slot] = BucketTable.Slot(key: key, value: Int32(local))
+            }
+            // Empty the slots this partition used (fewer than the table has).
+            for local in 0..<(end - start) {
+                var slot = Int(orderKeys[start + local]) & mask
+                while table[slot].value >= 0 {
+                    table[slot].value = -1
+                    slot = (slot + 1) & mask
+                }
+            }
+        }
+    }
+}
+
+/// An open-addressing hash table from 64-bit keys (already well mixed) to `Int32` values, used for the exact
+/// duplicate index and for the LSH buckets of one band at a time. Each slot keeps the key's low 32 bits next to the
+/// value, so a probe touches one cache line; two keys that agree in those bits share a slot, which for LSH only
+/// adds a candidate that verification then rejects, and for the exact index is checked by the caller.
+struct BucketTable {
+    /// One slot: the low bits of the key and the value (−1 when empty).
+    struct Slot {
+        /// The low 32 bits of the key.
+        var key: UInt32
+        /// The value; −1 marks an empty slot.
+        var value: Int32
+    }
+
+    /// The slots.
+    private var slots: [Slot]
+    /// `capacity − 1` (the capacity is a power of two).
+    private let mask: Int
+
+    /// A table with room for `minimumCapacity` keys at load factor ≤ 1/2.
+    init(minimumCapacity: Int) {
+        var capacity = 16
+        while capacity < minimumCapacity * 2 { capacity <<= 1 }
+        slots = [Slot](repeating: Slot(key: 0, value: -1), count: capacity)
+        mask = capacity - 1
+    }
+
+    /// Empties the table.
+    mutating func reset() {
+        slots.withUnsafeMutableBufferPointer { $0.update(repeating: Slot(key: 0, value: -1)) }
+    }
+
+    /// The slot of `key`, claiming an empty one if the key is new (its value is then −1).
+    @inline(__always)
+    mutating func slot(for key: UInt64) -> Int {
+        let low = UInt32(truncatingIfNeeded: key)
+        var slot = Int(truncatingIfNeeded: key >> 32) & mask
+        while slots[slot].value >= 0 {
+            if slots[slot].key == low { return slot }
+            slot = (slot + 1) & mask
+        }
+        slots[slot].key = low
+        return slot
+    }
+
+    /// The value in `slot`.
+    @inline(__always)
+    subscript(value slot: Int) -> Int32 {
+        get { slots[slot].value }
+        set { slots[slot].value = newValue }
+    }
+}

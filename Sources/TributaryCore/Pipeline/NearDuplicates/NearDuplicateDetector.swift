@@ -1,0 +1,340 @@
+/// Finds groups of items whose headlines tell the same story.
+///
+/// A headline is normalized (full-width and case folded, traditional Chinese simplified, tags like `【独家】`,
+/// `[Update]`, `BREAKING:` and site names like ` - Reuters` removed), cut into tokens (CJK characters, words,
+/// whole numbers) and turned into a set of shingles: character bigrams for Chinese, word unigrams and bigrams for
+/// Latin scripts. Two headlines are near-duplicates when the Jaccard similarity of their shingle sets is at least
+/// ``threshold`` and their numbers agree: `Linux 6.10 released` and `Linux 6.11 released` never match, nor do the
+/// same headline with different years, prices or scores.
+///
+/// Candidate pairs come from MinHash signatures with LSH banding, never from comparing all pairs: a headline meets a
+/// bounded number of others, so the work grows linearly with the input (memory effects aside). Each candidate is
+/// verified with the exact Jaccard similarity of the two small shingle sets, the number check and structural checks
+/// for swapped names, subjects, directions and roles (``NearDuplicateVeto``). Clusters are built greedily from the
+/// most similar pair down, and a cluster never holds two headlines that are different stories by those checks, so a
+/// headline without numbers cannot chain `… 6.10 …` and `… 6.11 …` together. The output does not depend on the
+/// order of the input (as sets), except in the rare buckets with more members than the scan limit.
+public struct NearDuplicateDetector: Sendable {
+    /// The default ``threshold``, tuned on the labelled headline pairs in the tests
+    /// (`Tests/TributaryCoreTests/Fixtures/headline-pairs.tsv`).
+    public static let defaultThreshold: Double = 0.45
+
+    /// The Jaccard similarity of shingle sets at or above which two headlines are duplicates (0…1). Higher is
+    /// stricter; 1 matches only headlines that normalize to the same shingles.
+    public var threshold: Double {
+        didSet {
+            threshold = min(max(threshold, 0), 1)
+            banding = MinHashBanding.forThreshold(threshold)
+        }
+    }
+
+    /// How numbers must agree for two headlines to match.
+    enum NumberRule: Sendable {
+        /// The number multisets must be equal, or one headline must have no numbers at all.
+        case equalOrMissing
+        /// One headline's numbers must be a sub-multiset of the other's: a headline may add a number (a date, a
+        /// count) but two headlines that each have a number the other lacks never match.
+        case subset
+    }
+
+    /// How numbers must agree; see ``NumberRule``.
+    var numberRule: NumberRule = .subset
+
+    /// The MinHash banding that finds candidate pairs; chosen from the threshold (``MinHashBanding/forThreshold(_:recall:)``).
+    private(set) var banding: MinHashBanding
+
+    /// The most earlier members of one bucket a headline is paired with. Members of a bucket of true
+    /// near-duplicates are all similar, so pairing each with a few recent ones connects them; the cap bounds the
+    /// work in buckets of headlines that merely share common words.
+    var bucketScanLimit = 8
+
+    /// A detector with the given threshold (clamped to 0…1). At the default, 0.45, the LSH has 32 bands of 2 rows
+    /// and a pair is a candidate when it shares buckets in at least two bands: with probability 0.993 at J = 0.45,
+    /// 0.9998 at J = 0.55, 0.37 at J = 0.2 and 0.003 at J = 0.05 (see ``MinHashBanding/candidateProbability(_:)``).
+    public init(threshold: Double = NearDuplicateDetector.defaultThreshold) {
+        let clamped = min(max(threshold, 0), 1)
+        self.threshold = clamped
+        self.banding = MinHashBanding.forThreshold(clamped)
+    }
+
+    /// Clusters of indices into `titles` (each cluster ≥ 2 members, sorted; clusters sorted by first index); titles
+    /// that are nil/empty never match.
+    public func clusters(_ titles: [String?]) -> [[Int]] {
+        var store = HeadlineFingerprints(capacity: titles.count)
+        for title in titles { store.append(title) }
+        return clusters(of: store)
+    }
+
+    /// The similarity estimate the detector uses for two headlines (for tests and --explain): the Jaccard
+    /// similarity of their shingle sets, or 0 when their numbers disagree, a structural check tells them apart, or
+    /// either has no shingles. Two headlines alone are duplicates when this is at least ``threshold`` (among many
+    /// headlines, cluster checks can still keep a pair apart).
+    public func similarity(_ a: String, _ b: String) -> Double {
+        let comparison = compare(a, b)
+        return comparison.veto == nil ? comparison.jaccard : 0
+    }
+
+    /// The Jaccard similarity of two headlines' shingle sets and, if they are different stories whatever that
+    /// similarity, why.
+    func compare(_ a: String, _ b: String) -> (jaccard: Double, veto: NearDuplicateVeto?) {
+        var store = HeadlineFingerprints(capacity: 2)
+        store.append(a)
+        store.append(b)
+        let jaccard = store.jaccard(0, 1)
+        guard numbersAgree(store, 0, 1) else { return (jaccard, .numbers) }
+        return (jaccard, HeadlineComparison.veto(store, 0, 1))
+    }
+
+    /// Whether the numbers of headlines `first` and `second` in `store` allow them to be duplicates under
+    /// ``numberRule``.
+    func numbersAgree(_ store: HeadlineFingerprints, _ first: Int, _ second: Int) -> Bool {
+        switch store.numberRelation(first, second) {
+        case .equal: return true
+        case .conflict: return false
+        case .firstIsSubset, .secondIsSubset:
+            return numberRule == .subset || !store.hasNumbers(first) || !store.hasNumbers(second)
+        }
+    }
+
+    // MARK: Clustering
+
+    /// A verified pair of representatives.
+    private struct Link {
+        /// The smaller representative index.
+        var first: Int32
+        /// The larger representative index.
+        var second: Int32
+        /// Their Jaccard similarity.
+        var similarity: Double
+        /// The content keys of the two, smaller first: a tie-breaker that does not depend on input order.
+        var keys: (UInt64, UInt64)
+    }
+
+    /// The clusters of the headlines in `store`.
+    func clusters(of store: HeadlineFingerprints) -> [[Int]] {
+        let count = store.count
+        guard count > 1 else { return [] }
+
+        // Headlines with identical fingerprints are one representative.
+        var representativeOf = [Int32](repeating: -1, count: count)
+        var representatives: [Int32] = []
+        var exact = BucketTable(minimumCapacity: count)
+        for index in 0..<count where !store.isEmpty(index) {
+            let key = store.contentKeys[index]
+            let slot = exact.slot(for: key)
+            let existing = exact[value: slot]
+            if existing >= 0 && store.contentKeys[Int(existing)] == key {
+                representativeOf[index] = existing
+                continue
+            }
+            if existing < 0 { exact[value: slot] = Int32(index) }  // else: the slot's low key bits collide; no merge
+            representatives.append(Int32(index))
+            representativeOf[index] = Int32(index)
+        }
+
+        let links = candidateLinks(store, representatives)
+        let root = join(store, links, count: count)
+
+        var clusterOfRoot = [Int32](repeating: -1, count: count)
+        var clusters: [[Int]] = []
+        for index in 0..<count where representativeOf[index] >= 0 {
+            let top = Int(root(Int(representativeOf[index])))
+            if clusterOfRoot[top] < 0 {
+                clusterOfRoot[top] = Int32(clusters.count)
+                clusters.append([])
+            }
+            clusters[Int(clusterOfRoot[top])].append(index)
+        }
+        return clusters.filter { $0.count > 1 }
+    }
+
+    /// How many distinct headlines may share a shingle for it to take part in the MinHash signatures. Shingles
+    /// shared by more (`trump`, `china`, `中国`, `2024`) still count in the verification, but in a signature they
+    /// would make every pair of headlines that mention the same subject a candidate: the number of candidates would
+    /// grow with the square of the input. With the cap, a headline meets at most ~16 others through each shingle.
+    static let informativeLimit = 16
+
+    /// A headline with fewer informative shingles than this tops them up with frequent ones.
+    static let minimumInformative = 3
+
+    /// The shingles each representative contributes to its MinHash signature: those shared by at most
+    /// ``informativeLimit`` representatives, topped up with frequent ones to ``minimumInformative`` if it has fewer.
+    private func signatureShingles(_ store: HeadlineFingerprints, _ representatives: [Int32]) -> (shingles: [UInt32], ends: [Int32]) {
+        var frequency = ShingleFrequency()
+        store.shingles.withUnsafeBufferPointer { shingles in
+            frequency.count(representatives.lazy.map { UnsafeBufferPointer(rebasing: shingles[store.shingleRange(Int($0))]) })
+        }
+        var selected: [UInt32] = []
+        var ends: [Int32] = []
+        selected.reserveCapacity(store.shingles.count)
+        ends.reserveCapacity(representatives.count)
+        for representative in representatives {
+            let range = store.shingleRange(Int(representative))
+            let start = selected.count
+            for shingle in store.shingles[range] where !frequency.isFrequent(shingle) { selected.append(shingle) }
+            // Too few rare shingles: add frequent bigrams (odd ids; rarer than words), then frequent words, until there
+            // are enough to hash.
+            if selected.count - start < Self.minimumInformative {
+                for wantBigram in [true, false] {
+                    for shingle in store.shingles[range] where selected.count - start < Self.minimumInformative {
+                        if (shingle & 1 == 1) == wantBigram && frequency.isFrequent(shingle) { selected.append(shingle) }
+                    }
+                }
+            }
+            ends.append(Int32(selected.count))
+        }
+        return (selected, ends)
+    }
+
+    /// The verified pairs among `representatives`: pairs that share LSH buckets in at least
+    /// ``MinHashBanding/minimumCollisions`` bands, whose numbers agree, whose Jaccard similarity is at least the
+    /// threshold and that no structural check vetoes. Each pair appears once.
+    private func candidateLinks(_ store: HeadlineFingerprints, _ representatives: [Int32]) -> [Link] {
+        var links: [Link] = []
+        guard representatives.count > 1 else { return links }
+        let (signatureShingles, ends) = signatureShingles(store, representatives)
+        var keys = [UInt32](repeating: 0, count: representatives.count * banding.bands)
+        signatureShingles.withUnsafeBufferPointer { shingles in
+            ends.withUnsafeBufferPointer { ends in
+                keys.withUnsafeMutableBufferPointer { keys in
+                    banding.bucketKeys(shingles: shingles, ends: ends, into: keys)
+                }
+            }
+        }
+        // Candidate pairs from every band, as (earlier position) << positionBits | (later position), sorted: a pair that shares
+        // buckets in k bands appears k times in a row. Pairs with at least `minimumCollisions` are verified, once
+        // each and in order (the earlier headline's data is read sequentially).
+        let positionBits = UInt64(max(1, Int.bitWidth - representatives.count.leadingZeroBitCount))
+        let positionMask = (UInt64(1) << positionBits) - 1
+        var pairs: [UInt64] = []
+        pairs.reserveCapacity(representatives.count * 4)
+        var partitions = BandPartitions(count: representatives.count)
+        keys.withUnsafeBufferPointer { keys in
+            for band in 0..<banding.bands {
+                let bandKeys = UnsafeBufferPointer(rebasing: keys[band * representatives.count..<(band + 1) * representatives.count])
+                partitions.forEachBucketMember(keys: bandKeys, scanLimit: bucketScanLimit) { earlier, later in
+                    pairs.append(UInt64(earlier) << positionBits | UInt64(later))
+                }
+            }
+        }
+        RadixSort.sort(&pairs)
+        var index = 0
+        while index < pairs.count {
+            let pair = pairs[index]
+            var end = index + 1
+            while end < pairs.count && pairs[end] == pair { end += 1 }
+            defer { index = end }
+            guard end - index >= banding.minimumCollisions else { continue }
+            let first = Int(representatives[Int(pair >> positionBits)])
+            let second = Int(representatives[Int(pair & positionMask)])
+            guard let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
+            else { continue }
+            let keys = (store.contentKeys[first], store.contentKeys[second])
+            links.append(
+                Link(
+                    first: Int32(first), second: Int32(second), similarity: similarity,
+                    keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
+        }
+        return links
+    }
+
+    /// The similarity of headlines `first` and `second` if it reaches the threshold and their numbers agree, else
+    /// nil (the structural checks come after).
+    @inline(__always)
+    private func similarity(_ store: HeadlineFingerprints, _ first: Int, _ second: Int) -> Double? {
+        let a = store.shingleRange(first).count
+        let b = store.shingleRange(second).count
+        // J ≤ min/max, so a pair whose sizes differ too much cannot reach the threshold.
+        guard Double(min(a, b)) >= threshold * Double(max(a, b)) else { return nil }
+        let similarity = store.jaccard(first, second)  // first: most candidates fail here, and numbers are more memory
+        guard similarity >= threshold, numbersAgree(store, first, second) else { return nil }
+        return similarity
+    }
+
+    /// Joins linked headlines into clusters, most similar pairs first. Two clusters are not joined when their
+    /// numbers disagree or when any two of their members are different stories by ``HeadlineComparison`` (so
+    /// `金价再创历史新高` cannot chain `黄金价格…` and `白银价格…` together). Returns each headline's cluster root.
+    private func join(_ store: HeadlineFingerprints, _ links: [Link], count: Int) -> (Int) -> Int32 {
+        let ordered = links.sorted { left, right in
+            if left.similarity != right.similarity { return left.similarity > right.similarity }
+            if left.keys.0 != right.keys.0 { return left.keys.0 < right.keys.0 }
+            return left.keys.1 < right.keys.1
+        }
+        var sets = DisjointSets(count: count)
+        var members: [Int32: [Int32]] = [:]
+        for link in ordered {
+            let a = sets.find(Int(link.first))
+            let b = sets.find(Int(link.second))
+            guard a != b else { continue }
+            // Each cluster's numbers are those of one member (its "number owner"): every join keeps the larger
+            // multiset, so the owner's numbers include every other member's.
+            let ownerA = Int(sets.numberOwner[a])
+            let ownerB = Int(sets.numberOwner[b])
+            guard numbersAgree(store, ownerA, ownerB) else { continue }
+            let membersA = members[Int32(a)] ?? [Int32(a)]
+            let membersB = members[Int32(b)] ?? [Int32(b)]
+            guard !anyVeto(store, membersA, membersB, except: (link.first, link.second)) else { continue }
+            let relation = store.numberRelation(ownerA, ownerB)
+            let owner = relation == .secondIsSubset || !store.hasNumbers(ownerB) ? ownerA : ownerB
+            let root = sets.union(a, b, numberOwner: Int32(owner))
+            members[Int32(a)] = nil
+            members[Int32(b)] = nil
+            members[Int32(root)] = membersA + membersB
+        }
+        let roots = (0..<count).map { Int32(sets.find($0)) }
+        return { roots[$0] }
+    }
+
+    /// The most members of each cluster that are checked against the other cluster before a join.
+    static let joinCheckLimit = 16
+
+    /// Whether some member of `first` and some member of `second` are different stories (the pair that links the
+    /// two clusters has been checked already).
+    private func anyVeto(_ store: HeadlineFingerprints, _ first: [Int32], _ second: [Int32], except link: (Int32, Int32)) -> Bool {
+        for x in first.prefix(Self.joinCheckLimit) {
+            for y in second.prefix(Self.joinCheckLimit) {
+                if (x == link.0 && y == link.1) || (x == link.1 && y == link.0) { continue }
+                if HeadlineComparison.veto(store, Int(x), Int(y)) != nil { return true }
+            }
+        }
+        return false
+    }
+}
+
+/// Union–find over `0..<count` with path halving and union by size, plus the number owner of each set.
+private struct DisjointSets {
+    /// Each element's parent; a root is its own parent.
+    private var parent: [Int32]
+    /// The size of each root's set.
+    private var size: [Int32]
+    /// For each root, the member whose numbers stand for the whole set.
+    private(set) var numberOwner: [Int32]
+
+    /// `count` singleton sets.
+    init(count: Int) {
+        parent = (0..<Int32(count)).map { $0 }
+        size = [Int32](repeating: 1, count: count)
+        numberOwner = parent
+    }
+
+    /// The root of `element`'s set.
+    mutating func find(_ element: Int) -> Int {
+        var current = element
+        while parent[current] != Int32(current) {
+            let grandparent = parent[Int(parent[current])]
+            parent[current] = grandparent
+            current = Int(grandparent)
+        }
+        return current
+    }
+
+    /// Merges the sets with roots `a` and `b`; returns the new root.
+    @discardableResult
+    mutating func union(_ a: Int, _ b: Int, numberOwner owner: Int32) -> Int {
+        let (big, small) = size[a] >= size[b] ? (a, b) : (b, a)
+        parent[small] = Int32(big)
+        size[big] += size[small]
+        numberOwner[big] = owner
+        return big
+    }
+}

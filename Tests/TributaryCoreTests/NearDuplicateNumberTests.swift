@@ -1,0 +1,104 @@
+import Testing
+
+@testable import TributaryCore
+
+@Suite("Near-duplicate numbers and vetoes")
+struct NearDuplicateNumberTests {
+    /// Headlines and the canonical numbers extracted from them.
+    static let numbers: [(String, [String])] = [
+        ("Linux 6.10 released", ["6.10"]),
+        ("Linux 6.10.1 released", ["6.10.1"]),
+        ("Amazon to invest $11 billion in Indiana", ["11000000000"]),
+        ("Amazon will invest $11B", ["11000000000"]),
+        ("Google fined €2.4bn", ["2400000000"]),
+        ("Netflix adds 13.1 million subscribers", ["13100000"]),
+        ("Bitcoin tops $100K", ["100000"]),
+        ("Bitcoin tops $100,000", ["100000"]),
+        ("Volcano erupts for the fourth time", ["4"]),
+        ("Iceland volcano erupts for 4th time", ["4"]),
+        ("Two killed in shooting", ["2"]),
+        ("Fed raises rates by 0.25 percentage point", ["0.25"]),
+        ("Arsenal beat Chelsea 3-1", ["3:1"]),
+        ("中国女排3:0横扫日本队", ["3:0"]),
+        ("国足1比0战胜泰国队", ["1:0"]),
+        ("Windows 11 24H2 update", ["11", "24h2"]),
+        ("OpenAI launches GPT-4o", ["4o"]),
+        ("Samsung Galaxy S24 launch", ["s24"]),
+        ("神舟十九号载人飞船发射成功", ["19"]),
+        ("第十四届全国人大二次会议", ["14", "2"]),
+        ("中国人口连续两年负增长", ["2"]),
+        ("苹果发布会定档9月10日", ["9", "10"]),
+        ("07月", ["7"]),
+        ("一带一路高峰论坛开幕", []),
+        ("三星Galaxy S24发布", ["s24"]),
+    ]
+
+    @Test("numbers are extracted whole and canonical", arguments: numbers)
+    func extract(_ title: String, _ expected: [String]) {
+        #expect(HeadlineTokenizer.numbers(in: title) == expected)
+    }
+
+    /// Pairs of headlines and whether (and why) they are different stories.
+    static let vetoes: [(String, String, NearDuplicateVeto?)] = [
+        ("Linux 6.10 released", "Linux 6.11 released", .numbers),
+        ("The best laptops of 2023", "The best laptops of 2024", .numbers),
+        ("Tesla cuts Model Y price to $44,990 in US", "Tesla cuts Model Y price to $42,990 in US", .numbers),
+        ("Arsenal beat Chelsea 3-1 at the Emirates", "Arsenal beat Chelsea 5-0 at the Emirates", .numbers),
+        ("中国女排3:0横扫日本队", "中国女排0:3不敌日本队", .numbers),
+        ("神舟十八号载人飞船发射成功", "神舟十九号载人飞船发射成功", .numbers),
+        ("特斯拉Model 3降价1.5万元", "特斯拉Model Y降价1.5万元", .replacedNumber),
+        ("Russia launches massive missile attack on Kyiv", "Russia launches massive missile attack on Lviv", .differentNames),
+        ("Boeing CEO resigns amid 737 Max crisis", "Boeing CFO resigns amid 737 Max crisis", .differentNames),
+        ("阿里巴巴发布第三季度财报", "腾讯发布第三季度财报", .differentSubject),
+        ("A股三大指数集体高开", "A股三大指数集体低开", .oppositeDirection),
+        ("Japan's economy shrinks 0.5% in third quarter", "Japan's economy grows 0.5% in third quarter", .oppositeDirection),
+        ("Senate passes $1.2 trillion spending bill", "Senate rejects $1.2 trillion spending bill", .oppositeDirection),
+        ("Russia accuses Ukraine of attacking nuclear plant", "Ukraine accuses Russia of attacking nuclear plant", .reversedRoles),
+        // Not vetoed: the same numbers written differently, an added number, an edited headline.
+        ("Two killed in shooting at Texas mall", "2 killed in shooting at Texas mall", nil),
+        ("中国女排3:0横扫日本队，提前晋级", "中国女排3比0横扫日本队 提前晋级", nil),
+        ("华为发布会定档9月10日", "华为发布会官宣定档9月10日下午2点30分", nil),
+        ("Microsoft to acquire Activision Blizzard for $68.7 billion", "Microsoft to buy Activision Blizzard for $68.7bn", nil),
+        ("拼多多市值超越阿里巴巴", "拼多多市值首次超过阿里巴巴", nil),
+    ]
+
+    @Test("numbers and structure veto different stories", arguments: vetoes)
+    func veto(_ first: String, _ second: String, _ expected: NearDuplicateVeto?) {
+        let detector = NearDuplicateDetector()
+        #expect(detector.compare(first, second).veto == expected)
+        #expect(detector.compare(second, first).veto == expected)
+        if expected != nil { #expect(detector.similarity(first, second) == 0) }
+    }
+
+    @Test("under the stricter rule, a headline that adds a number is a different story")
+    func equalOrMissingRule() {
+        var detector = NearDuplicateDetector()
+        detector.numberRule = .equalOrMissing
+        #expect(detector.compare("华为发布会定档9月10日", "华为发布会官宣定档9月10日下午2点30分").veto == .numbers)
+        #expect(detector.compare("Tesla recalls vehicles over Autopilot", "Tesla recalls 2 million vehicles over Autopilot").veto == nil)
+        detector.numberRule = .subset
+        #expect(detector.compare("华为发布会定档9月10日", "华为发布会官宣定档9月10日下午2点30分").veto == nil)
+    }
+
+    @Test("a headline without numbers cannot chain two headlines whose numbers differ into one cluster")
+    func noChainingAcrossNumbers() {
+        let titles = [
+            "Linux kernel 6.10 released with new scheduler", "Linux kernel 6.11 released with new scheduler",
+            "Linux kernel released with new scheduler",
+        ]
+        let detector = NearDuplicateDetector()
+        #expect(detector.similarity(titles[0], titles[2]) >= detector.threshold)
+        #expect(detector.similarity(titles[1], titles[2]) >= detector.threshold)
+        let clusters = detector.clusters(titles)
+        #expect(clusters.count == 1)
+        #expect(!clusters.contains { $0.contains(0) && $0.contains(1) })
+        #expect(detector.clusters(titles.reversed()).count == 1)
+    }
+
+    @Test("a cluster never holds two headlines that a structural check tells apart")
+    func noChainingAcrossVetoes() {
+        let titles = ["黄金价格再创历史新高", "金价再创历史新高！", "白银价格再创历史新高"]
+        let clusters = NearDuplicateDetector().clusters(titles)
+        #expect(!clusters.contains { $0.contains(0) && $0.contains(2) })
+    }
+}

@@ -1,0 +1,99 @@
+import Testing
+
+@testable import TributaryCore
+
+@Suite("Near-duplicate shingles and MinHash")
+struct NearDuplicateShingleTests {
+    @Test("mixed Chinese and English: character bigrams, word unigrams and bigrams, whole numbers")
+    func mixedScripts() {
+        #expect(
+            HeadlineShingles.describe("苹果发布iPhone 16，售价5999元")
+                == ["16", "16 售", "5999", "5999 元", "iphon", "iphon 16", "价 5999", "发布", "售价", "布 iphon", "果发", "苹果"])
+        #expect(
+            HeadlineShingles.describe("Apple unveils the iPhone 16")
+                == ["16", "appl", "appl unveil", "iphon", "iphon 16", "unveil", "unveil iphon"])
+        #expect(HeadlineShingles.describe("涨") == ["涨"])
+        #expect(HeadlineShingles.describe("").isEmpty)
+    }
+
+    @Test("Jaccard similarity of shingle sets")
+    func jaccard() {
+        var store = HeadlineFingerprints()
+        store.append("Apple unveils iPhone 16")
+        store.append("Apple unveils iPhone 16")
+        store.append("Apple unveils new iPhone 16")
+        store.append(nil)
+        #expect(store.jaccard(0, 1) == 1)
+        // {appl, unveil, iphon, 16, 3 bigrams} vs {+ new, unveil·new, new·iphon − unveil·iphon}: 6 shared of 10.
+        #expect(store.jaccard(0, 2) == 0.6)
+        #expect(store.jaccard(0, 3) == 0)
+    }
+
+    @Test("the banding for the default threshold: the candidate curve is steep between unrelated and similar")
+    func banding() {
+        let banding = MinHashBanding.forThreshold(NearDuplicateDetector.defaultThreshold)
+        #expect(banding.rows == 2)
+        #expect(banding.bands == 32)
+        #expect(banding.candidateProbability(0.45) >= 0.99)
+        #expect(banding.candidateProbability(0.6) >= 0.9999)
+        #expect(banding.candidateProbability(0.05) < 0.005)
+        #expect(banding.candidateProbability(0) == 0)
+        #expect(MinHashBanding.forThreshold(0.8).bands == 8)
+    }
+
+    @Test("a band collides at the rate MinHash promises: J² for two rows")
+    func collisionRate() {
+        let banding = MinHashBanding(bands: 32, rows: 2)
+        var generator = SplitMix(state: 42)
+        var shingles: [UInt32] = []
+        var ends: [Int32] = []
+        let pairs = 500
+        for _ in 0..<pairs {  // sets of 20 shared + 10 own shingles each: J = 20 / 40 = 0.5
+            let shared = (0..<20).map { _ in UInt32(truncatingIfNeeded: generator.next()) }
+            for _ in 0..<2 {
+                shingles.append(contentsOf: shared)
+                shingles.append(contentsOf: (0..<10).map { _ in UInt32(truncatingIfNeeded: generator.next()) })
+                ends.append(Int32(shingles.count))
+            }
+        }
+        var keys = [UInt32](repeating: 0, count: ends.count * banding.bands)
+        shingles.withUnsafeBufferPointer { shingles in
+            ends.withUnsafeBufferPointer { ends in
+                keys.withUnsafeMutableBufferPointer { banding.bucketKeys(shingles: shingles, ends: ends, into: $0) }
+            }
+        }
+        var collisions = 0
+        var unrelated = 0
+        for band in 0..<banding.bands {
+            let row = band * ends.count
+            for pair in 0..<pairs {
+                if keys[row + 2 * pair] == keys[row + 2 * pair + 1] { collisions += 1 }
+                if pair > 0 && keys[row + 2 * pair] == keys[row + 2 * pair - 1] { unrelated += 1 }
+            }
+        }
+        let rate = Double(collisions) / Double(pairs * banding.bands)
+        #expect(abs(rate - 0.25) < 0.03, "band collision rate \(rate)")
+        #expect(unrelated < 5)
+    }
+
+    @Test("radix sort sorts")
+    func radixSort() {
+        var generator = SplitMix(state: 7)
+        var values = (0..<5000).map { _ in generator.next() >> UInt64(generator.next() % 40) }
+        let expected = values.sorted()
+        RadixSort.sort(&values)
+        #expect(values == expected)
+    }
+}
+
+/// A small deterministic generator for tests.
+struct SplitMix {
+    /// The state.
+    var state: UInt64
+
+    /// The next 64 random bits.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        return StableHash.mix(state)
+    }
+}

@@ -17,14 +17,14 @@ enum KanzhihuAnswer {
         let answer = try identifier("answerid", in: value)
         var item = Item(
             id: "\(question)/\(answer)", source: source, url: "https://www.zhihu.com/question/\(question)/answer/\(answer)",
-            title: KanzhihuField.text(value["title"]), tags: [tag])
-        let summary = KanzhihuField.text(value["summary"])
+            title: value["title"]?.nonEmptyText, tags: [tag])
+        let summary = value["summary"]?.nonEmptyText
         item.summary = summary ?? imageOnlySummary
         let author = KanzhihuPeople.author(name: value["authorname"], hash: value["authorhash"], avatar: value["avatar"])
         if let author { item.authors = [author] }
         if let votes = value["vote"]?.int { item.metrics["votes"] = votes }
         var problem: Problem?
-        if let time = KanzhihuField.text(value["time"]) {
+        if let time = value["time"]?.nonEmptyText {
             if let date = dates.parse(time) {
                 item.published = date
             } else {
@@ -36,7 +36,7 @@ enum KanzhihuAnswer {
 
     /// An id field: a string or a number, never empty.
     private static func identifier(_ key: String, in value: JSONValue) throws -> String {
-        guard let text = KanzhihuField.text(value[key]) else { throw AdapterError("no '\(key)'") }
+        guard let text = value[key]?.nonEmptyText else { throw AdapterError("no '\(key)'") }
         return text
     }
 }

@@ -11,8 +11,8 @@ enum KanzhihuPeople {
     /// An author from the API's fields; nil when all are absent or empty.
     static func author(name: JSONValue?, hash: JSONValue?, avatar: JSONValue?) -> Author? {
         let author = Author(
-            name: KanzhihuField.text(name), url: KanzhihuField.text(hash).map(profileURL(hash:)),
-            avatar: KanzhihuField.text(avatar))
+            name: name?.nonEmptyText, url: hash?.nonEmptyText.map(profileURL(hash:)),
+            avatar: avatar?.nonEmptyText)
         return author.isEmpty ? nil : author
     }
 }

@@ -50,12 +50,12 @@ struct KanzhihuTopUsersReader: Sendable {
     /// One ranked user: the profile page, the metric's value as a metric, the rank as an extra.
     private func item(_ value: JSONValue, rank: Int, source: String) throws -> Item {
         guard value.object != nil else { throw AdapterError("expected an object, found \(KanzhihuResponse.kind(of: value))") }
-        guard let hash = KanzhihuField.text(value["hash"]) else { throw AdapterError("no 'hash'") }
+        guard let hash = value["hash"]?.nonEmptyText else { throw AdapterError("no 'hash'") }
         let profile = KanzhihuPeople.profileURL(hash: hash)
-        let name = KanzhihuField.text(value["name"])
-        let avatar = KanzhihuField.text(value["avatar"])
+        let name = value["name"]?.nonEmptyText
+        let avatar = value["avatar"]?.nonEmptyText
         var item = Item(
-            id: hash, source: source, url: profile, title: name ?? hash, summary: KanzhihuField.text(value["signature"]),
+            id: hash, source: source, url: profile, title: name ?? hash, summary: value["signature"]?.nonEmptyText,
             image: avatar, authors: [Author(name: name, url: profile, avatar: avatar)], extras: ["rank": .int(rank)])
         // The value's key is the metric's name ("注意，这里的字段名不是value"): a whole number is a
         // metric; a ratio (0.03) or a percentage text is kept as an extra.
@@ -63,7 +63,7 @@ struct KanzhihuTopUsersReader: Sendable {
             item.metrics[metric] = number
         } else if let number = value[metric]?.double {
             item.extras[metric] = .double(number)
-        } else if let text = KanzhihuField.text(value[metric]) {
+        } else if let text = value[metric]?.nonEmptyText {
             item.extras[metric] = .string(text)
         }
         return item

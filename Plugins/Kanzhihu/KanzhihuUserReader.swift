@@ -14,8 +14,8 @@ struct KanzhihuUserReader: Sendable {
         if response.refusal != nil { throw response.refusalError }
         let answers = try response.list("topanswers")
         let body = response.body
-        let name = KanzhihuField.text(body["name"])
-        let author = Author(name: name, url: KanzhihuPeople.profileURL(hash: hash), avatar: KanzhihuField.text(body["avatar"]))
+        let name = body["name"]?.nonEmptyText
+        let author = Author(name: name, url: KanzhihuPeople.profileURL(hash: hash), avatar: body["avatar"]?.nonEmptyText)
         var items: [Item] = []
         var problems: [Problem] = []
         for (index, value) in answers.enumerated() {
@@ -28,7 +28,7 @@ struct KanzhihuUserReader: Sendable {
         if let maxItems = context.maxItems { items = Array(items.prefix(maxItems)) }
         let feed = FeedInfo(
             title: "\(name ?? hash) · 看知乎", homePageURL: author.url,
-            description: KanzhihuField.text(body["description"]) ?? KanzhihuField.text(body["signature"]), authors: [author],
+            description: body["description"]?.nonEmptyText ?? body["signature"]?.nonEmptyText, authors: [author],
             icon: author.avatar, language: "zh-CN")
         return SourceResult(items: items, feed: feed, problems: problems)
     }
@@ -37,7 +37,7 @@ struct KanzhihuUserReader: Sendable {
     /// www.zhihu.com for answers (`ispost` "0") and to zhuanlan.zhihu.com for articles ("1").
     static func item(_ value: JSONValue, author: Author, source: String) throws -> Item {
         guard value.object != nil else { throw AdapterError("expected an object, found \(KanzhihuResponse.kind(of: value))") }
-        guard let link = KanzhihuField.text(value["link"]) else { throw AdapterError("no 'link'") }
+        guard let link = value["link"]?.nonEmptyText else { throw AdapterError("no 'link'") }
         let isArticle = value["ispost"]?.bool ?? false
         let url: String
         if link.lowercased().hasPrefix("http://") || link.lowercased().hasPrefix("https://") {
@@ -46,7 +46,7 @@ struct KanzhihuUserReader: Sendable {
             url = (isArticle ? "https://zhuanlan.zhihu.com" : "https://www.zhihu.com") + (link.hasPrefix("/") ? link : "/" + link)
         }
         var item = Item(
-            id: Self.identifier(link: link), source: source, url: url, title: KanzhihuField.text(value["title"]), authors: [author],
+            id: Self.identifier(link: link), source: source, url: url, title: value["title"]?.nonEmptyText, authors: [author],
             extras: ["kind": .string(isArticle ? "article" : "answer")])
         if let votes = value["agree"]?.int { item.metrics["votes"] = votes }
         return item

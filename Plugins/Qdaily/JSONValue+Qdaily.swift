@@ -15,17 +15,4 @@ extension JSONValue {
         case .object: return "an object"
         }
     }
-
-    /// A string, or a number's exact text, trimmed; nil when empty or of another type (the API
-    /// sends some fields as strings one day and numbers the next, and `null` for "none").
-    var nonEmptyText: String? {
-        let text: String? =
-            switch self {
-            case .string(let string): string
-            case .number(let number): number.text
-            default: nil
-            }
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
-        return trimmed
-    }
 }

@@ -3,12 +3,6 @@ import TributaryJSON
 
 /// The leniencies Toutiao's payloads need on top of `JSONValue`'s own accessors.
 extension JSONValue {
-    /// The text of a scalar with surrounding whitespace removed; nil when it is missing or empty.
-    var nonEmptyText: String? {
-        guard let text = self.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
-        return text
-    }
-
     /// An object, whether it arrived as an object or as JSON text holding one (`content`,
     /// `action_extra`, `log_pb` and `ugc_recommend` come both ways); nil for anything else.
     var nestedObject: JSONValue? {

@@ -39,6 +39,16 @@ extension JSONValue {
         }
     }
 
+    /// `text` with surrounding whitespace removed; `nil` when absent or empty. What APIs that send
+    /// a field as a string one day, a number the next and `""` or `null` for "none" need.
+    public var nonEmptyText: String? {
+        guard let scalars = text?.unicodeScalars else { return nil }
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return nil }
+        return String(scalars[first...last])
+    }
+
     /// The number if this is `.number`, otherwise `nil` (no conversions).
     public var number: JSONNumber? {
         guard case .number(let number) = self else { return nil }

@@ -143,3 +143,14 @@ struct AccessorTests {
         #expect(large.keys.first == "k25")
     }
 }
+
+@Suite("Non-empty text")
+struct NonEmptyTextTests {
+    @Test(arguments: [
+        (JSONValue.string("  abc \n"), "abc" as String?), (.string(" \t "), nil), (.string(""), nil), (.number(JSONNumber(42)), "42"),
+        (.bool(true), "true"), (.null, nil), (.array([]), nil), (.string("\u{3000}中文\u{3000}"), "中文"),
+    ])
+    func trimmedOrNil(_ value: JSONValue, _ expected: String?) {
+        #expect(value.nonEmptyText == expected)
+    }
+}

@@ -258,6 +258,27 @@ struct StateEndToEndTests {
     }
 }
 
+@Suite("Progress line")
+struct ProgressLineTests {
+    @Test("On a terminal a live progress line shows while fetching; not when standard error is a file")
+    func progressOnlyOnATerminal() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(String(decoding: StateEndToEndTests.rss(["x", "y"]), as: UTF8.self), to: "feed.xml")
+        try folder.write(
+            "sources:\n  - name: local\n    adapter: rss\n    url: feed.xml\noutputs:\n  - type: jsonfeed\n    path: out/river.json\n",
+            to: "feeds.yaml")
+        // script(1) (util-linux, always on Debian) runs the command on a pseudo-terminal.
+        let onTerminal = try await ChildProcess(
+            ["/usr/bin/script", "-qec", "'\(TributaryBinary.path)' run --no-state", "/dev/null"], directory: folder.url.path
+        ).run()
+        #expect(onTerminal.status == 0, "\(onTerminal.standardOutput)")
+        #expect(onTerminal.standardOutput.contains("\r\u{1B}[2Kfetching 1/1 sources, "), "\(onTerminal.standardOutput)")
+        let piped = try await TributaryBinary.run(["run", "--no-state"], in: folder.url.path)
+        #expect(piped.status == 0)
+        #expect(!piped.standardError.contains("fetching") && !piped.standardError.contains("\u{1B}"))
+    }
+}
+
 private func header(_ name: String, in request: LoopbackRequest) -> String? {
     request.headers.first { $0.0.lowercased() == name.lowercased() }?.1
 }

@@ -66,7 +66,9 @@ public struct Engine: Sendable {
                 merges.append(merge)
                 reports[index].status = merge.status
                 reports[index].newItemCount = merge.newCount
-                if merge.status == .notModified { reports[index].itemCount = merge.items.filter(\.served).count }
+                if merge.status == .notModified || merge.status == .stale {
+                    reports[index].itemCount = merge.items.filter(\.served).count
+                }
                 if merge.status == .stale {
                     logger.warning("using its last good items (\(merge.items.count)) while it fails", source: outcome.source.name)
                 }

@@ -124,7 +124,8 @@ public struct Engine: Sendable {
                 standardOutput += renderer.render(output, items: river)
             } else if let path = output.path, !options.dryRun {
                 do {
-                    try AtomicFile.write(Array(renderer.render(output, items: river).utf8), to: path)
+                    // The rendered text is written as it is: a copy of a 30 MB river would add as much to the peak.
+                    try AtomicFile.write(renderer.render(output, items: river).utf8, to: path)
                     logger.info("wrote \(count) items to \(output.displayPath ?? path.path)")
                 } catch {
                     report.failure = error.description

@@ -87,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TributaryCoreTests",
-            dependencies: ["TributaryCore", "TributaryModel", "TributaryYAML", "TestSupport"],
+            dependencies: ["TributaryCore", "TributaryModel", "TributaryYAML", "TributarySyndication", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TributaryHTTPTests", dependencies: ["TributaryHTTP", "TributaryCore", "TestSupport"]),

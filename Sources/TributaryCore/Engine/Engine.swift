@@ -63,9 +63,9 @@ public struct Engine: Sendable {
             configuration: configuration,
             sourceInfo: Dictionary(
                 succeeded.compactMap { outcome in outcome.feed.map { (outcome.source.name, $0) } }, uniquingKeysWith: { a, _ in a }),
-            now: started)
+            sourceReports: reports, now: started)
         for output in outputs {
-            let count = output.limit.map { min($0, river.count) } ?? river.count
+            let count = renderer.items(for: output, from: river).count
             var report = OutputReport(kind: output.kind, path: output.displayPath, itemCount: count, failure: nil)
             if everySourceFailed {
                 report.failure = "not written: every source failed, so the previous file is kept"

@@ -187,7 +187,7 @@ public struct HTMLRiver: Sendable {
 
     private func article(_ item: Item, into html: inout String) {
         let summary = summaryText(item)
-        let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? String(summary.prefix(80))
+        let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? String(summary.prefix(80)).trimmingCharacters(in: .whitespaces)
         let language = Self.language(of: title + " " + summary)
         html += "<article class=\"item\"\(language.map { " lang=\"\($0)\"" } ?? "")>\n"
         let link = item.url.flatMap(Self.webURL)

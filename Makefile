@@ -38,7 +38,7 @@ build: deps
 	$(SWIFT) build $(RELEASE) --product tributary
 
 # The main job on the default configuration: runs offline on the bundled samples in samples/
-# and writes out/river.atom and out/river.json.
+# and writes out/river.atom, out/river.json, out/river.rss and out/index.html.
 run: build
 	.build/release/tributary run --config $(CONFIG)
 

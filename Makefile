@@ -11,7 +11,7 @@ RELEASE := -c release --static-swift-stdlib
 
 # Debian packages the build needs, and the ones only the tests need.
 BUILD_PACKAGES := libyaml-dev libcurl4-openssl-dev libxml2-dev libsqlite3-dev pkg-config
-TEST_PACKAGES := jing
+TEST_PACKAGES := jing chromium libxml2-utils
 BENCH_PACKAGES := curl libxml2-utils
 
 .PHONY: all run build test lint bench bench-deps deps test-deps clean
@@ -38,7 +38,7 @@ build: deps
 	$(SWIFT) build $(RELEASE) --product tributary
 
 # The main job on the default configuration: runs offline on the bundled samples in samples/
-# and writes out/river.atom and out/river.json.
+# and writes out/river.atom, out/river.json, out/river.rss and out/index.html.
 run: build
 	.build/release/tributary run --config $(CONFIG)
 

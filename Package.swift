@@ -92,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TributaryCoreTests",
-            dependencies: ["TributaryCore", "TributaryModel", "TributaryYAML", "TributaryState", "TestSupport"],
+            dependencies: ["TributaryCore", "TributaryModel", "TributaryYAML", "TributarySyndication", "TributaryState", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TributaryStateTests", dependencies: ["TributaryState", "TributaryModel", "TestSupport"]),

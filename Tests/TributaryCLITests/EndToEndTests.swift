@@ -113,6 +113,8 @@ struct EndToEndTests {
         let atoms = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter { $0.hasSuffix(".atom") }
         let jsons = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter { $0.hasSuffix(".json") }
         #expect(!atoms.isEmpty && !jsons.isEmpty)
+        #expect(try folder.read("out/river.rss").contains("<rss version=\"2.0\""))
+        #expect(try folder.read("out/index.html").hasPrefix("<!DOCTYPE html>"))
         for atom in atoms {
             let verdict = try await AtomSchema.validate(file: folder.path("out/\(atom)"))
             #expect(verdict.isValid, "\(atom): \(verdict.messages)")

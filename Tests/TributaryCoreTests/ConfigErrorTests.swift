@@ -168,16 +168,33 @@ struct ConfigErrorTests {
             "feeds.yaml:5:11: error: 'path' must name a file, found 'out/'"),
         Case(
             "output without a type", oneSource + "outputs:\n  - path: out/a.xml\n",
-            "feeds.yaml:4:5: error: the output has no 'type' (one of: atom, jsonfeed, stdout)"),
+            "feeds.yaml:4:5: error: the output has no 'type' (one of: atom, jsonfeed, rss, html, stdout)"),
         Case(
-            "unknown output type", oneSource + "outputs:\n  - type: rss\n    path: a.xml\n",
-            "feeds.yaml:4:11: error: 'type' must be one of atom, jsonfeed, stdout, found 'rss'"),
+            "unknown output type", oneSource + "outputs:\n  - type: feed\n    path: a.xml\n",
+            "feeds.yaml:4:11: error: 'type' must be one of atom, jsonfeed, rss, html, stdout, found 'feed'"),
         Case(
             "misspelt output type", oneSource + "outputs:\n  - type: Atom\n    path: a.xml\n",
-            "feeds.yaml:4:11: error: 'type' must be one of atom, jsonfeed, stdout, found 'Atom'; did you mean 'atom'?"),
+            "feeds.yaml:4:11: error: 'type' must be one of atom, jsonfeed, rss, html, stdout, found 'Atom'; did you mean 'atom'?"),
         Case(
             "a key another output type has", oneSource + "outputs:\n  - type: stdout\n    path: a.txt\n",
-            "feeds.yaml:5:5: error: unknown key 'path' in a 'stdout' output (expected one of: type, limit, title, format)"),
+            "feeds.yaml:5:5: error: unknown key 'path' in a 'stdout' output (expected one of: type, limit, title, format, rules)"),
+        Case(
+            "an rss output without a channel link", oneSource + "outputs:\n  - type: rss\n    path: a.xml\n",
+            "feeds.yaml:4:5: error: the 'rss' output needs a 'url' (its public address) or a top-level 'link': RSS 2.0 requires a channel link"
+        ),
+        Case(
+            "an rss output with a relative url", oneSource + "outputs:\n  - type: rss\n    path: a.xml\n    url: river.xml\n",
+            "feeds.yaml:6:10: error: 'url' of an 'rss' output must be its public http(s) URL, found 'river.xml'"),
+        Case(
+            "unknown content mode", oneSource + "outputs:\n  - type: atom\n    path: a.xml\n    content: summry\n",
+            "feeds.yaml:6:14: error: 'content' must be one of full, summary, found 'summry'; did you mean 'summary'?"),
+        Case(
+            "content on an html output", oneSource + "outputs:\n  - type: html\n    path: a.html\n    content: full\n",
+            "feeds.yaml:6:5: error: unknown key 'content' in a 'html' output (expected one of: type, limit, title, path, url, rules)"),
+        Case(
+            "a bad rule of an output",
+            oneSource + "outputs:\n  - type: jsonfeed\n    path: a.json\n    rules: {keep: [{tag: {in: [swift]}}]}\n",
+            "feeds.yaml:6:21: error: unknown rule field 'tag'; did you mean 'tags'?"),
         Case(
             "unknown stdout format", oneSource + "outputs:\n  - type: stdout\n    format: jsn\n",
             "feeds.yaml:5:13: error: 'format' must be one of text, json, found 'jsn'; did you mean 'json'?"),

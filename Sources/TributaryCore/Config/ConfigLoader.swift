@@ -100,7 +100,7 @@ private struct ConfigurationBuilder {
         let dedup = keys["dedup"].map { readDedup($0.value) } ?? DedupConfig()
         let ranking = keys["ranking"].map { readRanking($0.value) } ?? RankingConfig()
         let outputs =
-            keys["outputs"].map { readOutputs($0.value) }
+            keys["outputs"].map { readOutputs($0.value, hasTopLevelLink: !(link ?? "").isEmpty) }
             ?? [OutputConfig(kind: .stdout, path: nil, displayPath: nil, url: nil, limit: nil, title: nil, format: .text)]
 
         var statePath: URL? = reader.directory.appendingPathComponent(".tributary/state.sqlite")
@@ -312,12 +312,12 @@ private struct ConfigurationBuilder {
         return ranking
     }
 
-    private func readOutputs(_ node: YAMLNode) -> [OutputConfig] {
+    private func readOutputs(_ node: YAMLNode, hasTopLevelLink: Bool) -> [OutputConfig] {
         guard let items = reader.sequence(node, "'outputs'") else { return [] }
         var outputs: [OutputConfig] = []
         var paths: [String: Int] = [:]
         for item in items {
-            guard let output = readOutput(item) else { continue }
+            guard let output = readOutput(item, hasTopLevelLink: hasTopLevelLink) else { continue }
             if let path = output.path?.path {
                 if let line = paths[path] {
                     reader.fail(item, "two outputs write '\(output.displayPath ?? path)' (the other at line \(line))")
@@ -330,7 +330,7 @@ private struct ConfigurationBuilder {
         return outputs
     }
 
-    private func readOutput(_ node: YAMLNode) -> OutputConfig? {
+    private func readOutput(_ node: YAMLNode, hasTopLevelLink: Bool) -> OutputConfig? {
         guard let pairs = reader.mapping(node, "each output") else { return nil }
         guard let typeNode = pairs.first(where: { $0.key.scalar == "type" })?.value else {
             reader.fail(node, "the output has no 'type' (one of: \(OutputConfig.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -341,13 +341,29 @@ private struct ConfigurationBuilder {
         else { return nil }
         let allowed =
             switch kind {
-            case .stdout: ["type", "limit", "title", "format"]
-            case .atom, .jsonfeed: ["type", "limit", "title", "path", "url"]
+            case .stdout: ["type", "limit", "title", "format", "rules"]
+            case .atom, .jsonfeed, .rss: ["type", "limit", "title", "path", "url", "content", "rules"]
+            case .html: ["type", "limit", "title", "path", "url", "rules"]
             }
         let keys = reader.keyed(pairs, allowed: allowed, context: "in a '\(kind.rawValue)' output")
         let limit = keys["limit"].flatMap { reader.integer($0.value, "'limit'", in: 1...10_000_000) }
         let title = keys["title"].flatMap { reader.string($0.value, "'title'") }
         let url = keys["url"].flatMap { reader.string($0.value, "'url'") }
+        if kind == .rss, let node = keys["url"]?.value, let url, !Self.isAbsoluteWebURL(url) {
+            reader.fail(node, "'url' of an 'rss' output must be its public http(s) URL, found '\(url)'")
+        }
+        var content = OutputConfig.ContentMode.full
+        if let node = keys["content"]?.value,
+            let word = reader.choice(node, "'content'", among: OutputConfig.ContentMode.allCases.map(\.rawValue)),
+            let value = OutputConfig.ContentMode(rawValue: word)
+        {
+            content = value
+        }
+        let rules =
+            keys["rules"].map { RulesReader(reader: reader).read($0.value, scope: " of the '\(kind.rawValue)' output") } ?? RuleSet()
+        if kind == .rss, keys["url"] == nil, !hasTopLevelLink {
+            reader.fail(node, "the 'rss' output needs a 'url' (its public address) or a top-level 'link': RSS 2.0 requires a channel link")
+        }
         var format = OutputConfig.Format.text
         if let node = keys["format"]?.value,
             let word = reader.choice(node, "'format'", among: OutputConfig.Format.allCases.map(\.rawValue)),
@@ -370,6 +386,14 @@ private struct ConfigurationBuilder {
             }
             if path == nil { return nil }
         }
-        return OutputConfig(kind: kind, path: path, displayPath: displayPath, url: url, limit: limit, title: title, format: format)
+        return OutputConfig(
+            kind: kind, path: path, displayPath: displayPath, url: url, limit: limit, title: title, format: format, content: content,
+            rules: rules)
+    }
+
+    /// Whether the text is an absolute `http(s)` URL with a host.
+    static func isAbsoluteWebURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else { return false }
+        return !(url.host ?? "").isEmpty
     }
 }

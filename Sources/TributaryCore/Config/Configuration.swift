@@ -162,6 +162,10 @@ public struct OutputConfig: Sendable, Hashable {
         case atom
         /// JSON Feed 1.1 to a file.
         case jsonfeed
+        /// RSS 2.0 to a file.
+        case rss
+        /// A self-contained HTML page (the river grouped by day) to a file.
+        case html
         /// A listing on standard output.
         case stdout
     }
@@ -172,6 +176,14 @@ public struct OutputConfig: Sendable, Hashable {
         case text
         /// JSON Feed 1.1.
         case json
+    }
+
+    /// How much of each item a feed output carries.
+    public enum ContentMode: String, Sendable, Hashable, CaseIterable {
+        /// The full content HTML when the item has it.
+        case full
+        /// Only the plain-text summary (readers open the link for the rest).
+        case summary
     }
 
     /// The kind of output.
@@ -188,4 +200,31 @@ public struct OutputConfig: Sendable, Hashable {
     public var title: String?
     /// The listing's format, for `stdout`.
     public var format: Format
+    /// How much of each item the output carries.
+    public var content: ContentMode = .full
+    /// This output's own block and keep rules, applied to the river before `limit` (e.g. one
+    /// output per tag); empty lets every item of the river through.
+    public var rules = RuleSet()
+
+    /// Whether two outputs are configured alike; rules compare by where they are written.
+    public static func == (lhs: OutputConfig, rhs: OutputConfig) -> Bool {
+        lhs.kind == rhs.kind && lhs.path == rhs.path && lhs.displayPath == rhs.displayPath && lhs.url == rhs.url
+            && lhs.limit == rhs.limit && lhs.title == rhs.title && lhs.format == rhs.format && lhs.content == rhs.content
+            && lhs.ruleLocations == rhs.ruleLocations
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(path)
+        hasher.combine(displayPath)
+        hasher.combine(url)
+        hasher.combine(limit)
+        hasher.combine(title)
+        hasher.combine(format)
+        hasher.combine(content)
+        hasher.combine(ruleLocations)
+    }
+
+    private var ruleLocations: [[String]] { [rules.block.map(\.location), rules.keep.map(\.location)] }
 }

@@ -113,9 +113,9 @@ public struct Engine: Sendable {
         var outputReports: [OutputReport] = []
         var standardOutput = ""
         let everySourceFailed = !sources.isEmpty && !reports.contains(where: \.succeeded)
-        let renderer = OutputRenderer(configuration: configuration, sourceInfo: sourceInfo, now: started)
+        let renderer = OutputRenderer(configuration: configuration, sourceInfo: sourceInfo, sourceReports: reports, now: started)
         for output in outputs {
-            let count = output.limit.map { min($0, river.count) } ?? river.count
+            let count = renderer.items(for: output, from: river).count
             var report = OutputReport(kind: output.kind, path: output.displayPath, itemCount: count, failure: nil)
             if everySourceFailed {
                 report.failure = "not written: every source failed, so the previous file is kept"

@@ -2,28 +2,54 @@ public import Foundation
 public import TributaryModel
 import TributarySyndication
 
-/// Turns the river into the bytes of each configured output.
+/// Turns the river into the bytes of each configured output: it picks each output's items (its
+/// own rules, then its limit), applies its content mode and writes the format.
 public struct OutputRenderer: Sendable {
     /// The configuration the outputs belong to.
     public var configuration: Configuration
-    /// What each source said about itself, for Atom's `<source>`.
+    /// What each source said about itself, for Atom's `<source>` and RSS's `source`.
     public var sourceInfo: [String: FeedInfo]
+    /// How each source fared in this run, for the HTML page's header.
+    public var sourceReports: [SourceReport]
     /// When the run started.
     public var now: Date
 
     /// Creates a renderer.
-    public init(configuration: Configuration, sourceInfo: [String: FeedInfo], now: Date) {
+    public init(configuration: Configuration, sourceInfo: [String: FeedInfo], sourceReports: [SourceReport] = [], now: Date) {
         self.configuration = configuration
         self.sourceInfo = sourceInfo
+        self.sourceReports = sourceReports
         self.now = now
     }
 
+    /// The items an output holds: the river filtered by the output's rules, then cut to its limit.
+    public func items(for output: OutputConfig, from river: [Item]) -> [Item] {
+        var items = river
+        if !output.rules.isEmpty {
+            items = items.filter { item in
+                if case .pass = output.rules.verdict(on: item, now: now) { return true }
+                return false
+            }
+        }
+        if let limit = output.limit, items.count > limit { items = Array(items.prefix(limit)) }
+        return items
+    }
+
     /// The output's content as text.
-    public func render(_ output: OutputConfig, items allItems: [Item]) -> String {
-        let items = output.limit.map { Array(allItems.prefix($0)) } ?? allItems
+    public func render(_ output: OutputConfig, items river: [Item]) -> String {
+        var items = items(for: output, from: river)
+        if output.content == .summary { items = items.map(OutputRenderer.summaryOnly) }
         switch (output.kind, output.format) {
         case (.atom, _):
             return atom(output, items: items)
+        case (.rss, _):
+            return rss(output, items: items)
+        case (.html, _):
+            return HTMLRiver(
+                title: title(output), selfURL: output.url, homePageURL: configuration.link, feeds: alternateFeeds(),
+                sources: sourceReports, timeZone: configuration.defaults.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt,
+                now: now
+            ).render(items)
         case (.jsonfeed, _), (.stdout, .json):
             return JSONFeedWriter(includeExtensions: true, pretty: output.kind == .jsonfeed)
                 .document(feed: feedInfo(output), items: items)
@@ -32,21 +58,63 @@ public struct OutputRenderer: Sendable {
         }
     }
 
+    /// An item with its content HTML replaced by its plain-text summary (derived from the
+    /// content when the source gave none), for `content: summary`.
+    static func summaryOnly(_ item: Item) -> Item {
+        var item = item
+        if (item.summary ?? "").isEmpty, let html = item.contentHTML, !html.isEmpty {
+            let text = HTMLSanitizer.plainText(fromHTML: html, limit: 500)
+            item.summary = text.isEmpty ? nil : text
+        }
+        item.contentHTML = nil
+        return item
+    }
+
     /// The combined feed's metadata as JSON Feed sees it.
     func feedInfo(_ output: OutputConfig) -> FeedInfo {
         FeedInfo(
-            title: output.title ?? configuration.title, homePageURL: configuration.link, feedURL: output.url,
+            title: title(output), homePageURL: configuration.link, feedURL: output.url,
             authors: configuration.author.map { [$0] } ?? [])
     }
 
+    private func title(_ output: OutputConfig) -> String {
+        output.title ?? configuration.title
+    }
+
+    /// The newest item date that is not in the future, else the run's start.
+    private func updated(_ items: [Item]) -> Date {
+        items.compactMap { $0.updated ?? $0.published }.filter { $0 <= now }.max() ?? now
+    }
+
     private func atom(_ output: OutputConfig, items: [Item]) -> String {
-        let title = output.title ?? configuration.title
+        let title = title(output)
         let head = AtomWriter.Head(
             id: feedID(output, title: title), title: title, author: configuration.author ?? Author(name: "Tributary"),
-            selfURL: output.url, homePageURL: configuration.link,
-            updated: items.compactMap { $0.updated ?? $0.published }.filter { $0 <= now }.max() ?? now)
+            selfURL: output.url, homePageURL: configuration.link, updated: updated(items))
         return AtomWriter(generatorVersion: Tributary.version, sources: sourceInfo, fallbackDate: now)
             .document(head: head, items: items)
+    }
+
+    private func rss(_ output: OutputConfig, items: [Item]) -> String {
+        let head = RSSWriter.Head(
+            title: title(output), homePageURL: configuration.link, selfURL: output.url, author: configuration.author,
+            updated: updated(items))
+        return RSSWriter(generatorVersion: Tributary.version, sources: sourceInfo).document(head: head, items: items)
+    }
+
+    /// The feed outputs that have a public URL, for the HTML page's `<link rel="alternate">`.
+    private func alternateFeeds() -> [HTMLRiver.AlternateFeed] {
+        configuration.outputs.compactMap { output in
+            guard let url = output.url, !url.isEmpty else { return nil }
+            let type: String
+            switch output.kind {
+            case .atom: type = "application/atom+xml"
+            case .rss: type = "application/rss+xml"
+            case .jsonfeed: type = "application/feed+json"
+            case .html, .stdout: return nil
+            }
+            return HTMLRiver.AlternateFeed(title: title(output), url: url, type: type, kind: output.kind.rawValue)
+        }
     }
 
     /// The configured `id`, else the output's public URL, else a URN derived from the title.

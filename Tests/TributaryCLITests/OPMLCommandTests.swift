@@ -1,0 +1,199 @@
+import Foundation
+import TestSupport
+import Testing
+import TributaryCLI
+import TributarySyndication
+
+/// `import-opml` and `export-opml`, run in-process on temporary files.
+@Suite("OPML commands")
+struct OPMLCommandTests {
+    private func run(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
+        let console = CapturedConsole()
+        let status = await CommandLineTool.main(arguments, console: console, environment: ["HOME": "/nonexistent"])
+        return (status, console.standardOutput, console.standardError)
+    }
+
+    /// The large generated OPML list of the syndication tests (see its README).
+    static var largeOPML: String {
+        CLIFixtures.repositoryRoot.appendingPathComponent("Tests/TributarySyndicationTests/Fixtures/opml/large-subscriptions.opml").path
+    }
+
+    /// The list's feeds: URL and the union of its folders, first appearance first.
+    static func largeFeeds() throws -> [(url: String, tags: Set<String>)] {
+        let (document, _) = try OPMLReader().read(Array(try Data(contentsOf: URL(fileURLWithPath: largeOPML))))
+        var result: [(url: String, tags: Set<String>)] = []
+        for (outline, folders) in document.feeds {
+            let url = outline.xmlURL ?? ""
+            if let index = result.firstIndex(where: { $0.url == url }) {
+                result[index].tags.formUnion(folders)
+            } else {
+                result.append((url, Set(folders)))
+            }
+        }
+        return result
+    }
+
+    /// What `export-opml` says a configuration subscribes to: URL and tags per feed.
+    private func exported(_ config: String) async throws -> [String: Set<String>] {
+        let result = await run(["export-opml", "-c", config, "-q"])
+        #expect(result.status == 0, "\(result.err)")
+        let (document, problems) = try OPMLReader().read(Array(result.out.utf8))
+        #expect(problems.isEmpty)
+        var feeds: [String: Set<String>] = [:]
+        for (outline, folders) in document.feeds { feeds[outline.xmlURL ?? "", default: []].formUnion(folders) }
+        return feeds
+    }
+
+    @Test func importPrintsOneValidSourcePerFeedWithItsFoldersAsTags() async throws {
+        let result = await run(["import-opml", Self.largeOPML])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(
+            result.out.hasPrefix("sources:\n  - name: \"log-1\"\n    adapter: rss\n    url: \"https://blog.example.net/log/1/feed.xml\"\n"))
+        #expect(result.err.contains("tributary: 485 feeds in \(Self.largeOPML)"))
+        #expect(result.err.contains("warning:"))
+        // A bare `&`, Chinese, emoji and quotes come through as names and tags.
+        #expect(result.out.contains("tags: [\"Podcasts 🎧\"]"))
+        #expect(result.out.contains("name: \"第13号-log-周刊\""))
+        #expect(result.out.contains("tags: [\"Bare & ampersand\u{A0}folder\"]"))
+
+        let folder = try TemporaryDirectory(prefix: "tributary-opml")
+        let config = try folder.write("title: Imported\n" + result.out, to: "feeds.yaml")
+        let check = await run(["check", "-c", config])
+        #expect(check.status == 0, "\(check.err)")
+        #expect(check.out.contains("ok: 485 sources"))
+        let feeds = try await exported(config)
+        let expected = try Self.largeFeeds()
+        #expect(feeds.count == expected.count)
+        for feed in expected {
+            // The configuration reads URLs with Foundation, which writes hosts in punycode.
+            #expect(feeds[URL(string: feed.url)?.absoluteString ?? feed.url] == feed.tags, "\(feed.url)")
+        }
+    }
+
+    static let existingConfig = """
+        # My river.
+        title: Mine
+        link: https://example.org/
+        sources:
+          - name: log-1          # the same name as the list's first feed, another URL
+            adapter: rss
+            url: https://example.org/mine.xml
+          - name: already
+            adapter: rss
+            url: https://example.com/digest/9/feed.xml
+          # - name: commented-out
+          #   adapter: rss
+
+        # Rules come next.
+        rules:
+          block:
+            - title: {contains: sponsored}
+        outputs:
+          - type: stdout
+
+        """
+
+    @Test func appendAddsTheNewFeedsAtTheEndOfTheListAndKeepsTheRest() async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-opml")
+        let config = try folder.write(Self.existingConfig, to: "feeds.yaml")
+        let result = await run(["import-opml", Self.largeOPML, "--append", config])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("added 484 sources to \(config) (2 already there or listed twice)"))
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        // Everything that was there is still there, in place; the new entries follow the list.
+        #expect(text.hasPrefix(String(Self.existingConfig.prefix(while: { $0 != "\n" }))))
+        let before = Self.existingConfig.components(separatedBy: "\n# Rules come next.")
+        #expect(text.hasPrefix(before[0].trimmingCharacters(in: .newlines) + "\n  - name: \"log-1-2\"\n"))
+        #expect(text.hasSuffix("\n# Rules come next.\n" + before[1].dropFirst()))
+        let check = await run(["check", "-c", config])
+        #expect(check.status == 0, "\(check.err)")
+        #expect(check.out.contains("ok: 486 sources"))
+        let feeds = try await exported(config)
+        #expect(feeds.count == 486)
+        #expect(feeds["https://example.com/digest/9/feed.xml"] == [])
+
+        // A second import finds nothing new and leaves the file alone.
+        let again = await run(["import-opml", Self.largeOPML, "--append", config])
+        #expect(again.status == 0)
+        #expect(again.err.contains("nothing to add"))
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == text)
+    }
+
+    @Test(
+        arguments: [
+            ("sources: [{name: a, adapter: rss, url: https://example.org/a.xml}]\n", "'sources' must be a block list"),
+            ("sources:\n  - name: a\n    adapter: rss\n    urll: https://example.org/a.xml\n", "unknown key 'urll'"),
+        ])
+    func appendRefusesAConfigurationItCannotSafelyChange(config: String, message: String) async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-opml")
+        let path = try folder.write(config, to: "feeds.yaml")
+        let result = await run(["import-opml", Self.largeOPML, "--append", path])
+        #expect(result.status == 1)
+        #expect(result.err.contains(message), "\(result.err)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == config)
+    }
+
+    @Test func importReportsFilesThatAreNotOPML() async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-opml")
+        let path = try folder.write("<rss version=\"2.0\">\n<channel/></rss>\n", to: "feed.xml")
+        let notOPML = await run(["import-opml", path])
+        #expect(notOPML.status == 1)
+        #expect(notOPML.err == "\(path):1: error: not OPML: the root element is <rss>\n")
+        let missing = await run(["import-opml", folder.path("nope.opml")])
+        #expect(missing.status == 1)
+        #expect(missing.err == "\(folder.path("nope.opml")): error: the file does not exist\n")
+        let none = await run(["import-opml"])
+        #expect(none.status == 1)
+        #expect(none.err.contains("missing argument FILE"))
+    }
+
+    @Test func exportThenImportGivesTheSameSources() async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-opml")
+        let config = try folder.write(
+            """
+            title: Round trip & more
+            sources:
+              - {name: swift-blog, adapter: rss, url: "https://swift.org/atom.xml", tags: [Swift, Official]}
+              - {name: notes, adapter: jsonfeed, url: "https://example.org/feed.json?a=1&b=$$2", tags: [Official]}
+              - {name: plain, adapter: atom, url: "https://example.org/plain.atom", enabled: false}
+              - {name: 中文, adapter: feed, url: "https://example.cn/rss", tags: [中文]}
+              - {name: kanzhihu, adapter: kanzhihu}
+
+            """, to: "feeds.yaml")
+        let opml = folder.path("out/subscriptions.opml")
+        let export = await run(["export-opml", "-c", config, "-o", opml])
+        #expect(export.status == 0, "\(export.err)")
+        #expect(export.err.contains("left out 1 source without a feed URL: kanzhihu"))
+        #expect(export.err.contains("wrote 4 feeds to \(opml)"))
+        let text = try String(contentsOfFile: opml, encoding: .utf8)
+        #expect(text.contains("<title>Round trip &amp; more</title>"))
+        #expect(
+            text.contains(#"<outline type="jsonfeed" text="notes" title="notes" xmlUrl="https://example.org/feed.json?a=1&amp;b=$2"/>"#))
+
+        let imported = await run(["import-opml", opml, "-q"])
+        #expect(imported.status == 0)
+        #expect(
+            imported.out == """
+                sources:
+                  - name: "plain"
+                    adapter: rss
+                    url: "https://example.org/plain.atom"
+                  - name: "swift-blog"
+                    adapter: rss
+                    url: "https://swift.org/atom.xml"
+                    tags: ["Swift", "Official"]
+                  - name: "notes"
+                    adapter: rss
+                    url: "https://example.org/feed.json?a=1&b=$$2"
+                    tags: ["Official"]
+                  - name: "中文"
+                    adapter: rss
+                    url: "https://example.cn/rss"
+                    tags: ["中文"]
+
+                """)
+        let again = try folder.write("title: Again\n" + imported.out, to: "again.yaml")
+        #expect(try await exported(again) == exported(config))
+    }
+}

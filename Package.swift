@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CTributaryCurl", dependencies: ["CCurl"]),
 
         // Pure Swift building blocks.
@@ -29,9 +30,13 @@ let package = Package(
         .target(name: "TributaryYAML", dependencies: ["CYAML"]),
         .target(name: "TributarySyndication", dependencies: ["TributaryModel", "TributaryJSON", "CLibXML2"]),
 
+        // What runs remember: the SQLite state store and the run lock.
+        .target(name: "TributaryState", dependencies: ["TributaryModel", "TributaryJSON", "CSQLite"]),
+
         // The engine and its I/O.
         .target(
-            name: "TributaryCore", dependencies: ["TributaryModel", "TributaryJSON", "TributaryYAML", "TributarySyndication"]),
+            name: "TributaryCore",
+            dependencies: ["TributaryModel", "TributaryJSON", "TributaryYAML", "TributarySyndication", "TributaryState"]),
         .target(name: "TributaryHTTP", dependencies: ["TributaryCore", "CCurl", "CTributaryCurl"]),
 
         // Adapters: one module per folder under Plugins/.
@@ -56,8 +61,8 @@ let package = Package(
         .target(
             name: "TributaryCLI",
             dependencies: [
-                "TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters", "KanzhihuAdapter", "QdailyAdapter",
-                "ToutiaoAdapter",
+                "TributaryCore", "TributaryHTTP", "TributarySyndication", "TributaryState", "TributaryModel", "TributaryJSON",
+                "FeedAdapters", "KanzhihuAdapter", "QdailyAdapter", "ToutiaoAdapter",
             ]
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
@@ -87,9 +92,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TributaryCoreTests",
-            dependencies: ["TributaryCore", "TributaryModel", "TributaryYAML", "TributarySyndication", "TestSupport"],
+            dependencies: ["TributaryCore", "TributaryModel", "TributaryYAML", "TributarySyndication", "TributaryState", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "TributaryStateTests", dependencies: ["TributaryState", "TributaryModel", "TestSupport"]),
         .testTarget(name: "TributaryHTTPTests", dependencies: ["TributaryHTTP", "TributaryCore", "TestSupport"]),
         .testTarget(
             name: "FeedAdaptersTests",

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Generates a deterministic corpus of realistic feed documents for Tributary's benchmarks.
 
-    python3 bench/corpus.py OUT_DIR --count 1000 [--seed 42] [--target-mb 50]
+    python3 bench/corpus.py OUT_DIR --count 1000 [--seed 42] [--target-mb 50] [--json-feed]
 
-Documents are RSS 2.0, Atom 1.0 and RSS 1.0 (RDF) in a fixed mix; item counts and sizes follow a
+Documents are RSS 2.0, Atom 1.0 and RSS 1.0 (RDF) in a fixed mix (with --json-feed, JSON Feed 1.1
+too: one document in ten); item counts and sizes follow a
 log-normal spread like the feeds of the real web (most 10–60 KB, a few of several MB). Text mixes
 English and Chinese, HTML in CDATA and escaped, entities, enclosures, categories and authors.
 The same seed always gives the same bytes. Prints the number of files and total bytes.
 """
 import argparse
+import json
 import os
 import random
 from datetime import datetime, timedelta, timezone
@@ -114,12 +116,42 @@ def rdf(rng, index, items, item_size, start):
     return head + "".join(body) + "</rdf:RDF>\n"
 
 
+def jsonfeed(rng, index, items, item_size, start):
+    feed = {
+        "version": "https://jsonfeed.org/version/1.1",
+        "title": "JSON feed %d" % index,
+        "home_page_url": "https://json%d.example.org/" % index,
+        "feed_url": "https://json%d.example.org/feed.json" % index,
+        "language": "en",
+        "authors": [{"name": "Bench"}],
+        "items": [],
+    }
+    for n in range(items):
+        dt = start - timedelta(minutes=47 * n + index)
+        item = {
+            "id": "urn:bench:json:%d:%d" % (index, n),
+            "url": "https://json%d.example.org/posts/%d" % (index, n),
+            "title": sentence(rng, rng.randint(4, 10)) if rng.random() < 0.7 else zh_sentence(rng, rng.randint(8, 20)),
+            "content_html": html_body(rng, item_size),
+            "summary": sentence(rng, 20),
+            "date_published": dt.isoformat(),
+            "tags": [rng.choice(WORDS) for _ in range(rng.randint(0, 3))],
+            "authors": [{"name": rng.choice(["Mei Lin", "Tom Ridley", "编辑部"])}],
+        }
+        if rng.random() < 0.1:
+            item["attachments"] = [{"url": "https://cdn.example.org/%d/%d.mp3" % (index, n), "mime_type": "audio/mpeg",
+                                    "size_in_bytes": rng.randint(10**6, 10**8)}]
+        feed["items"].append(item)
+    return json.dumps(feed, ensure_ascii=False, indent=1) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--target-mb", type=float, default=50.0, help="approximate total size")
+    parser.add_argument("--json-feed", action="store_true", help="make one document in ten a JSON Feed")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     os.makedirs(args.out, exist_ok=True)
@@ -132,7 +164,11 @@ def main():
         items = max(1, min(200, int(rng.lognormvariate(2.8, 0.6))))
         item_size = max(300, int(size / items))
         kind = index % 10
-        if kind < 6:
+        if args.json_feed and kind == 9:
+            text, name = jsonfeed(rng, index, items, item_size, start), "feed-%04d.json" % index
+        elif args.json_feed and kind == 8:
+            text, name = rdf(rng, index, items, item_size, start), "feed-%04d.rdf" % index
+        elif kind < 6:
             text, name = rss(rng, index, items, item_size, start), "feed-%04d.rss" % index
         elif kind < 9:
             text, name = atom(rng, index, items, item_size, start), "feed-%04d.atom" % index

@@ -1,6 +1,8 @@
 // tributary-bench: the Swift side of `make bench`. Not shipped; driven by bench/bench.py.
 //
-//   tributary-bench serve DIR              serve every file of DIR on 127.0.0.1 (prints "port N"), until stdin closes
+//   tributary-bench serve DIR              serve every file of DIR on 127.0.0.1 (prints "port N"), until stdin closes;
+//                                           each with an ETag and Last-Modified, answering 304 to a matching
+//                                           If-None-Match or If-Modified-Since
 //   tributary-bench fetch URLFILE [--jobs N] [--per-host N]
 //                                           fetch every URL with Tributary's fetcher; print JSON stats
 import Foundation
@@ -29,10 +31,13 @@ func fail(_ message: String) -> Never {
 func serve(_ folder: String) throws {
     let server = try LoopbackServer()
     let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-    for name in names {
+    // Fixed validators, so that a second run of a client with a cache gets 304 for every file.
+    let lastModified = LoopbackServer.httpDate(secondsSince1970: 1_764_590_400)
+    for (index, name) in names.enumerated() {
         let data = try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(name))
         let type = name.hasSuffix(".json") ? "application/feed+json" : "application/xml"
-        server.route("/" + name, .ok(body: [UInt8](data), contentType: type))
+        let etag = "\"\(index)-\(data.count)\""
+        server.route("/" + name, .cached(body: [UInt8](data), contentType: type, etag: etag, lastModified: lastModified))
     }
     FileHandle.standardOutput.write(Data("port \(server.port)\n".utf8))
     // Serve until whoever started us closes our standard input.

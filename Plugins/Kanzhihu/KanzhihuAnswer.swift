@@ -12,7 +12,7 @@ enum KanzhihuAnswer {
     /// The item for `value`, tagged with the post's label, and a warning when its time is
     /// unreadable; throws (naming the field) when it cannot be an item.
     static func item(_ value: JSONValue, tag: String, source: String, dates: DateParser) throws -> (Item, Problem?) {
-        guard value.object != nil else { throw AdapterError("expected an object, found \(KanzhihuResponse.kind(of: value))") }
+        guard value.object != nil else { throw AdapterError("expected an object, found \(value.shape)") }
         let question = try identifier("questionid", in: value)
         let answer = try identifier("answerid", in: value)
         var item = Item(

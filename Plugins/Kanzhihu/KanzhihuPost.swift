@@ -25,7 +25,7 @@ struct KanzhihuPost: Sendable, Hashable {
 
     /// Reads one element of `posts`; numbers may arrive as strings or as numbers.
     init(_ value: JSONValue) throws {
-        guard value.object != nil else { throw AdapterError("expected an object, found \(KanzhihuResponse.kind(of: value))") }
+        guard value.object != nil else { throw AdapterError("expected an object, found \(value.shape)") }
         guard let date = value["date"]?.text, !date.isEmpty else { throw AdapterError("no 'date'") }
         guard let day = KanzhihuDay(date) else { throw AdapterError("'date' is not a yyyy-mm-dd date: '\(date)'") }
         guard let name = value["name"]?.text?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {

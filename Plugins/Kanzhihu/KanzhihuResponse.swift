@@ -29,24 +29,12 @@ struct KanzhihuResponse: Sendable {
     /// The payload list at the top level, e.g. `posts`; an error naming the key when it is absent.
     func list(_ key: String) throws -> [JSONValue] {
         guard body.object != nil else {
-            throw AdapterError("\(location): expected a JSON object, found \(Self.kind(of: body))")
+            throw AdapterError("\(location): expected a JSON object, found \(body.shape)")
         }
         guard let value = body[key] else { throw AdapterError("\(location): no '\(key)' list in the response") }
         guard let list = value.array else {
-            throw AdapterError("\(location): '\(key)' must be a list, found \(Self.kind(of: value))")
+            throw AdapterError("\(location): '\(key)' must be a list, found \(value.shape)")
         }
         return list
-    }
-
-    /// A JSON value's kind, for messages.
-    static func kind(of value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "a list"
-        case .object: "an object"
-        }
     }
 }

@@ -49,7 +49,7 @@ struct KanzhihuTopUsersReader: Sendable {
 
     /// One ranked user: the profile page, the metric's value as a metric, the rank as an extra.
     private func item(_ value: JSONValue, rank: Int, source: String) throws -> Item {
-        guard value.object != nil else { throw AdapterError("expected an object, found \(KanzhihuResponse.kind(of: value))") }
+        guard value.object != nil else { throw AdapterError("expected an object, found \(value.shape)") }
         guard let hash = value["hash"]?.nonEmptyText else { throw AdapterError("no 'hash'") }
         let profile = KanzhihuPeople.profileURL(hash: hash)
         let name = value["name"]?.nonEmptyText

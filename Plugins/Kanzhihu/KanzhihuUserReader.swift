@@ -36,7 +36,7 @@ struct KanzhihuUserReader: Sendable {
     /// One element of `topanswers`: `{title, link, agree, ispost}`, the link relative to
     /// www.zhihu.com for answers (`ispost` "0") and to zhuanlan.zhihu.com for articles ("1").
     static func item(_ value: JSONValue, author: Author, source: String) throws -> Item {
-        guard value.object != nil else { throw AdapterError("expected an object, found \(KanzhihuResponse.kind(of: value))") }
+        guard value.object != nil else { throw AdapterError("expected an object, found \(value.shape)") }
         guard let link = value["link"]?.nonEmptyText else { throw AdapterError("no 'link'") }
         let isArticle = value["ispost"]?.bool ?? false
         let url: String

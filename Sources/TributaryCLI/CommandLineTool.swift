@@ -9,9 +9,9 @@ public enum CommandLineTool {
 
     /// The commands, in the order `--help` lists them.
     static let commands: [CommandEntry] = [
-        CommandEntry(RunCommand.self), CommandEntry(CheckCommand.self), CommandEntry(ParseCommand.self), CommandEntry(AdaptersCommand.self),
-        CommandEntry(ImportOPMLCommand.self), CommandEntry(ExportOPMLCommand.self), CommandEntry(VersionCommand.self),
-        CommandEntry(HelpCommand.self),
+        CommandEntry(RunCommand.self), CommandEntry(CheckCommand.self), CommandEntry(StatusCommand.self), CommandEntry(ParseCommand.self),
+        CommandEntry(AdaptersCommand.self), CommandEntry(ImportOPMLCommand.self), CommandEntry(ExportOPMLCommand.self),
+        CommandEntry(VersionCommand.self), CommandEntry(HelpCommand.self),
     ]
 
     /// Runs the command line (without the program name) and returns the exit status.

@@ -227,7 +227,7 @@ struct KanzhihuPostsTests {
         #expect(
             result.problems == [
                 Problem(.error, "\(answers): answer 1 skipped: no 'answerid'"),
-                Problem(.error, "\(answers): answer 2 skipped: expected an object, found a string"),
+                Problem(.error, "\(answers): answer 2 skipped: expected an object, found a string \"not an answer\""),
                 Problem(.warning, "answer 30000002/40000002: unreadable 'time' 'sometime soon'; kept without a date"),
             ])
     }

@@ -15,7 +15,10 @@ struct EndToEndTests {
         try folder.write(CLIFixtures.standardConfig, to: "feeds.yaml")
         let result = try await TributaryBinary.run(["run"], in: folder.url.path)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardError.hasPrefix("tributary: 2 sources ok, 8 items → out/river.atom, out/river.json in "))
+        #expect(result.standardError.contains("\ntributary: 2 sources ok, 8 items (9 new) → out/river.atom, out/river.json in "))
+        // The per-source table comes first: status, items, new items, HTTP status, time.
+        let table = result.standardError.split(separator: "\n").prefix(3).map { $0.split(separator: " ").prefix(5).joined(separator: " ") }
+        #expect(table == ["source status items new http", "english ok 5 5 200", "chinese ok 4 4 200"], "\(result.standardError)")
 
         // The listing: eight numbered items, the merged duplicate marked.
         let listing = result.standardOutput.split(separator: "\n")

@@ -41,7 +41,7 @@ struct ConfigErrorTests {
         Case(
             "unknown top-level key without a suggestion", oneSource + "plugins: []\n",
             "feeds.yaml:3:1: error: unknown key 'plugins' at the top level "
-                + "(expected one of: title, id, link, author, defaults, sources, rules, dedup, ranking, outputs)"),
+                + "(expected one of: title, id, link, author, defaults, sources, rules, dedup, ranking, outputs, state, retention)"),
         Case(
             "a key that is not a word", "? [a, b]\n: c\n" + oneSource,
             "feeds.yaml:1:3: error: keys at the top level must be plain words, found a list"),
@@ -68,7 +68,7 @@ struct ConfigErrorTests {
             "unknown source key without a suggestion",
             "sources:\n  - name: a\n    adapter: static\n    count: 1\n    colour_scheme: dark\n",
             "feeds.yaml:5:5: error: unknown key 'colour_scheme' in source 'a' (adapter 'static') (expected one of: name, adapter, "
-                + "enabled, max_items, timeout, weight, tags, timezone, insecure, rules, count, prefix, interval, url, fail)"),
+                + "enabled, max_items, timeout, weight, tags, timezone, insecure, rules, stale_after, count, prefix, interval, url, fail)"),
         Case(
             "missing required adapter option", "sources:\n  - name: a\n    adapter: static\n",
             "feeds.yaml:2:5: error: source 'a': missing required option 'count' for adapter 'static' (how many items to produce)"),

@@ -353,10 +353,11 @@ struct JSONFeedTests {
                 Item(id: StableID.digest("", "", ""), source: "src"),
             ],
             problems: [
-                Problem(.error, "item 1 is a number, not an object; skipped"),
-                Problem(.error, "item 2 is a string, not an object; skipped"), Problem(.error, "item 3 is null, not an object; skipped"),
-                Problem(.error, "item 4 is an array, not an object; skipped"),
-                Problem(.error, "item 5 is a boolean, not an object; skipped"),
+                Problem(.error, "item 1 is the number 1, not an object; skipped"),
+                Problem(.error, "item 2 is a string \"two\", not an object; skipped"),
+                Problem(.error, "item 3 is null, not an object; skipped"),
+                Problem(.error, "item 4 is a list, not an object; skipped"),
+                Problem(.error, "item 5 is the boolean true, not an object; skipped"),
                 Problem(.warning, "item 7 has no 'id'; using a digest of its content"),
             ]),
         ParserCase(
@@ -499,11 +500,14 @@ struct JSONFeedTests {
                 "{\"items\": []",
                 FeedParseError("not valid JSON: unexpected end of input, expected ',' or '}' after an object member", line: 1, column: 13)
             ),
-            ("[]", FeedParseError("a JSON Feed must be an object, found an array")),
-            ("[{\"id\": \"1\"}]", FeedParseError("a JSON Feed must be an object, found an array")),
-            ("\"https://jsonfeed.org/version/1.1\"", FeedParseError("a JSON Feed must be an object, found a string")),
+            ("[]", FeedParseError("a JSON Feed must be an object, found a list")),
+            ("[{\"id\": \"1\"}]", FeedParseError("a JSON Feed must be an object, found a list")),
+            (
+                "\"https://jsonfeed.org/version/1.1\"",
+                FeedParseError(#"a JSON Feed must be an object, found a string "https://jsonfeed.org/version/1.1""#)
+            ),
             ("null", FeedParseError("a JSON Feed must be an object, found null")),
-            ("42", FeedParseError("a JSON Feed must be an object, found a number")),
+            ("42", FeedParseError("a JSON Feed must be an object, found the number 42")),
             ("{}", FeedParseError("not a JSON Feed: no 'version' and no 'items'")),
             ("{\"title\": \"T\", \"version\": 1.1}", FeedParseError("not a JSON Feed: no 'version' and no 'items'")),
         ])

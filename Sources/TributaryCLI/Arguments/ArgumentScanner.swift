@@ -75,6 +75,8 @@ struct ArgumentScanner {
         }
         if let inlineValue {
             parsed.addValue(inlineValue, for: option)
+        } else if option.valueIsOptional {
+            parsed.addValue("", for: option)
         } else if let value = nextValue(in: arguments, index: &index) {
             parsed.addValue(value, for: option)
         } else {

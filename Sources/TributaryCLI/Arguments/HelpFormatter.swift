@@ -47,7 +47,7 @@ struct HelpFormatter {
         var left = option.short.map { "-\($0), " } ?? "    "
         left += "--\(option.long)"
         if let valueName = option.valueName {
-            left += " \(valueName)"
+            left += option.valueIsOptional ? "[=\(valueName)]" : " \(valueName)"
         }
         let defaultNote = option.defaultValue.map { "(default: \($0))" } ?? ""
         let right = [option.help, defaultNote].filter { !$0.isEmpty }.joined(separator: " ")

@@ -12,6 +12,9 @@ public struct OptionSpec: Sendable, Equatable {
     public var repeatable: Bool
     /// Default shown in help as "(default: …)"; display only, the parser never applies it.
     public var defaultValue: String?
+    /// Whether the value may be left out (`--wait` or `--wait=5m`); an absent value reads as "".
+    /// Such a value must be attached with `=`: the next argument is never taken.
+    public var valueIsOptional: Bool
 
     /// Creates an option; leave `valueName` nil for a flag.
     public init(
@@ -20,7 +23,8 @@ public struct OptionSpec: Sendable, Equatable {
         valueName: String? = nil,
         help: String = "",
         repeatable: Bool = false,
-        defaultValue: String? = nil
+        defaultValue: String? = nil,
+        valueIsOptional: Bool = false
     ) {
         self.long = long
         self.short = short
@@ -28,6 +32,7 @@ public struct OptionSpec: Sendable, Equatable {
         self.help = help
         self.repeatable = repeatable
         self.defaultValue = defaultValue
+        self.valueIsOptional = valueIsOptional
     }
 
     /// Whether the option takes a value (it has a `valueName`).

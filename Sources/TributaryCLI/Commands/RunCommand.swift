@@ -1,6 +1,7 @@
 import Foundation
 import TributaryCore
 import TributaryHTTP
+import TributaryState
 
 /// `tributary run`: fetch every source, build the river, write every output.
 enum RunCommand: Command {
@@ -11,39 +12,82 @@ enum RunCommand: Command {
             Reads the configuration, fetches every enabled source concurrently, merges and ranks the
             items and writes each output atomically. A source that fails is reported and the others
             still make the outputs (exit status 2). When every source fails nothing is written, so the
-            previous files stay (exit status 3).
+            previous files stay (exit status 3). The state file (.tributary/state.sqlite beside the
+            configuration) remembers items, validators and health across runs; another run holding its
+            lock gives exit status 4, a damaged state file exit status 5.
             """,
         options: CommonOptions.all + [
             OptionSpec(long: "format", short: "f", valueName: "FORMAT", help: "Print the river on standard output as text or json."),
             OptionSpec(long: "jobs", short: "j", valueName: "N", help: "Run at most N sources and transfers at once (overrides 'jobs')."),
             OptionSpec(long: "per-host", valueName: "N", help: "Open at most N connections to one host (overrides 'per_host')."),
             OptionSpec(long: "source", short: "s", valueName: "NAME", help: "Run only this source (repeatable).", repeatable: true),
-            OptionSpec(long: "dry-run", short: "n", help: "Fetch and build the river, but write no files."),
+            OptionSpec(long: "dry-run", short: "n", help: "Fetch and build the river, but write no files (nor the state)."),
             OptionSpec(long: "explain", help: "Say which rule dropped each item that a rule dropped."),
+            OptionSpec(long: "state", valueName: "FILE", help: "Use this state file (overrides 'state')."),
+            OptionSpec(long: "no-state", help: "Run without the state: no history, no conditional requests."),
+            OptionSpec(long: "reset-state", help: "Move the state file aside (kept as FILE.broken-TIME) and start a new one."),
+            OptionSpec(
+                long: "wait", valueName: "DURATION", help: "Wait for another run's lock (at most DURATION, else an hour).",
+                valueIsOptional: true),
+            OptionSpec(long: "report", valueName: "FILE", help: "Write the run's report as JSON to FILE, for monitoring."),
+            OptionSpec(long: "every", valueName: "DURATION", help: "Run again every DURATION until SIGTERM or SIGINT."),
         ])
+
+    /// The choices `run` takes from its command line.
+    struct Choices {
+        var format: OutputConfig.Format?
+        var jobs: Int?
+        var perHost: Int?
+        var wait: Duration = .zero
+        var every: Duration?
+    }
 
     static func execute(_ arguments: ParsedArguments, context: CommandContext) async -> Int32 {
         var usage: [String] = []
-        var format: OutputConfig.Format?
+        var choices = Choices()
         if let word = arguments.value("format") {
-            format = OutputConfig.Format(rawValue: word)
-            if format == nil { usage.append("option '--format' must be text or json, not '\(word)'") }
+            choices.format = OutputConfig.Format(rawValue: word)
+            if choices.format == nil { usage.append("option '--format' must be text or json, not '\(word)'") }
         }
-        var jobs: Int?
         if let text = arguments.value("jobs") {
-            jobs = Int(text).flatMap { (1...256).contains($0) ? $0 : nil }
-            if jobs == nil { usage.append("option '--jobs' must be a number from 1 to 256, not '\(text)'") }
+            choices.jobs = Int(text).flatMap { (1...256).contains($0) ? $0 : nil }
+            if choices.jobs == nil { usage.append("option '--jobs' must be a number from 1 to 256, not '\(text)'") }
         }
-        var perHost: Int?
         if let text = arguments.value("per-host") {
-            perHost = Int(text).flatMap { (1...64).contains($0) ? $0 : nil }
-            if perHost == nil { usage.append("option '--per-host' must be a number from 1 to 64, not '\(text)'") }
+            choices.perHost = Int(text).flatMap { (1...64).contains($0) ? $0 : nil }
+            if choices.perHost == nil { usage.append("option '--per-host' must be a number from 1 to 64, not '\(text)'") }
+        }
+        if let text = arguments.value("wait") {
+            if text.isEmpty {
+                choices.wait = .seconds(3600)
+            } else if let duration = DurationParser.parse(text) {
+                choices.wait = duration
+            } else {
+                usage.append("option '--wait' must be a duration such as 30s or 5m, not '\(text)'")
+            }
+        }
+        if let text = arguments.value("every") {
+            choices.every = DurationParser.parse(text).flatMap { $0 >= .seconds(1) ? $0 : nil }
+            if choices.every == nil { usage.append("option '--every' must be a duration of at least 1s such as 15m, not '\(text)'") }
+        }
+        if arguments.flag("no-state"), arguments.value("state") != nil || arguments.flag("reset-state") {
+            usage.append("option '--no-state' cannot be combined with '--state' or '--reset-state'")
         }
         guard usage.isEmpty else {
             context.console.diagnostic(
                 UsageError(messages: usage).rendered(programName: CommandLineTool.programName, commandName: spec.name))
             return ExitStatus.usage.rawValue
         }
+        guard let every = choices.every else {
+            return await runOnce(arguments, choices: choices, context: context, resetState: arguments.flag("reset-state"))
+        }
+        return await RunLoop(every: every, console: context.console).run { first in
+            await runOnce(arguments, choices: choices, context: context, resetState: first && arguments.flag("reset-state"))
+        }
+    }
+
+    /// One run: configuration, lock, state, engine, report.
+    static func runOnce(_ arguments: ParsedArguments, choices: Choices, context: CommandContext, resetState: Bool) async -> Int32 {
         guard let configuration = context.loadConfiguration(arguments) else { return ExitStatus.usage.rawValue }
         let only = arguments.values("source")
         let unknown = only.filter { name in !configuration.sources.contains { $0.name == name } }
@@ -61,19 +105,61 @@ enum RunCommand: Command {
         }
 
         let level = CommonOptions.level(arguments)
+        // On a terminal, a live progress line; the log and the report print around it.
+        let progressConsole = context.console.diagnosticsAreTerminal && level == .warning ? ProgressConsole(context.console) : nil
+        let context = progressConsole.map { CommandContext(console: $0, environment: context.environment) } ?? context
         let logger = context.logger(level: level)
+        let dryRun = arguments.flag("dry-run")
+
+        // The lock comes first, so that a second run never even reads a state the first is writing.
+        var lock: RunLock?
+        var state: StateStore?
+        let statePath =
+            arguments.flag("no-state")
+            ? nil
+            : arguments.value("state").map { URLResolver.resolve($0, against: URL(fileURLWithPath: ".")).path }
+                ?? configuration.statePath?.path
+        if let statePath {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: (statePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                lock = try RunLock(path: statePath + ".lock", wait: choices.wait)
+            } catch let failure as RunLock.Failure {
+                context.console.diagnostic("\(CommandLineTool.programName): \(failure.description)")
+                return failure.isHeld ? ExitStatus.locked.rawValue : ExitStatus.stateUnusable.rawValue
+            } catch {
+                context.console.diagnostic("\(CommandLineTool.programName): cannot create the state's folder for \(statePath): \(error)")
+                return ExitStatus.stateUnusable.rawValue
+            }
+            do {
+                if resetState, let moved = try StateStore.moveAside(path: statePath) {
+                    context.console.diagnostic("\(CommandLineTool.programName): moved the state file aside to \(moved); starting a new one")
+                }
+                state = dryRun ? try StateStore.openExisting(path: statePath) : try StateStore(path: statePath)
+            } catch {
+                context.console.diagnostic("\(CommandLineTool.programName): \(error.description)")
+                return ExitStatus.stateUnusable.rawValue
+            }
+        }
+        defer {
+            state?.close()
+            withExtendedLifetime(lock) {}
+        }
+
         var settings = HTTPSettings()
         settings.userAgent = configuration.defaults.userAgent ?? Tributary.userAgent
-        settings.maxConnections = jobs ?? configuration.defaults.jobs
-        settings.maxPerHost = perHost ?? configuration.defaults.perHost
+        settings.maxConnections = choices.jobs ?? configuration.defaults.jobs
+        settings.maxPerHost = choices.perHost ?? configuration.defaults.perHost
         settings.defaultTimeout = configuration.defaults.timeout
         settings.defaultMaxBytes = configuration.defaults.maxResponseBytes
         let fetcher = CurlFetcher(settings: settings)
-        let engine = Engine(fetcher: fetcher, logger: logger)
-        let report = await engine.run(
-            configuration,
-            options: RunOptions(
-                jobs: jobs, onlySources: only.isEmpty ? nil : only, standardOutputFormat: format, dryRun: arguments.flag("dry-run")))
+        let engine = Engine(fetcher: fetcher, logger: logger, state: state)
+        var options = RunOptions(
+            jobs: choices.jobs, onlySources: only.isEmpty ? nil : only, standardOutputFormat: choices.format, dryRun: dryRun)
+        if let progressConsole { options.progress = { @Sendable progress in progressConsole.show(progress) } }
+        let report = await engine.run(configuration, options: options)
+        progressConsole?.clear()
+
         if !report.standardOutput.isEmpty { context.console.output(report.standardOutput) }
         if arguments.flag("explain") {
             for drop in report.dropped {
@@ -81,7 +167,18 @@ enum RunCommand: Command {
             }
             if report.dropped.isEmpty { context.console.diagnostic("no item was dropped by a rule") }
         }
-        if level <= .warning { context.console.diagnostic(summary(of: report, dryRun: arguments.flag("dry-run"))) }
+        if level <= .warning {
+            if !report.sources.isEmpty { context.console.diagnostic(RunReportTable.render(report)) }
+            context.console.diagnostic(summary(of: report, dryRun: dryRun))
+        }
+        if let path = arguments.value("report") {
+            let url = URLResolver.resolve(path, against: URL(fileURLWithPath: "."))
+            do {
+                try AtomicFile.write(RunReportTable.json(report, configuration: configuration.file), to: url)
+            } catch {
+                context.console.diagnostic("\(CommandLineTool.programName): cannot write the report to \(path): \(error.description)")
+            }
+        }
         return report.status.rawValue
     }
 
@@ -95,6 +192,7 @@ enum RunCommand: Command {
             text += " (\(report.sources.count - failed.count) ok, \(failed.count) failed: \(failed.map(\.name).joined(separator: ", ")))"
         }
         text += ", \(report.items.count) item\(report.items.count == 1 ? "" : "s")"
+        if let new = report.newItemCount { text += " (\(new) new)" }
         let written = report.outputs.filter { $0.failure == nil }.compactMap(\.path)
         if dryRun {
             text += " (dry run: no file written)"
@@ -102,6 +200,9 @@ enum RunCommand: Command {
             text += " → " + written.joined(separator: ", ")
         }
         text += " in " + report.duration.secondsText
+        if let failure = report.stateFailure {
+            text += "\n\(CommandLineTool.programName): \(failure)"
+        }
         for output in report.outputs where output.failure != nil {
             text += "\n\(CommandLineTool.programName): \(output.path ?? output.kind.rawValue): \(output.failure ?? "")"
         }

@@ -21,12 +21,13 @@ public struct FetchContext: Sendable {
     private let fetcher: any Fetcher
     private let maxResponseBytes: Int
     private let allowInsecureTLS: Bool
+    private let log: FetchLog?
 
     /// Creates a context; the engine does this for every source, tests may too.
     public init(
         sourceName: String, configDirectory: URL, fetcher: any Fetcher, timeout: Duration = .seconds(30),
         maxItems: Int? = nil, timeZone: TimeZone = .gmt, now: Date = Date(), logger: Logger = .silent,
-        maxResponseBytes: Int = 20 * 1024 * 1024, allowInsecureTLS: Bool = false
+        maxResponseBytes: Int = 20 * 1024 * 1024, allowInsecureTLS: Bool = false, log: FetchLog? = nil
     ) {
         self.sourceName = sourceName
         self.configDirectory = configDirectory
@@ -38,6 +39,7 @@ public struct FetchContext: Sendable {
         self.logger = logger
         self.maxResponseBytes = maxResponseBytes
         self.allowInsecureTLS = allowInsecureTLS
+        self.log = log
     }
 
     /// Sends a request with the source's timeout and size limit filled in, and returns the
@@ -47,16 +49,25 @@ public struct FetchContext: Sendable {
         if request.timeout == nil { request.timeout = timeout }
         if request.maxBytes == nil { request.maxBytes = maxResponseBytes }
         if allowInsecureTLS { request.allowInsecureTLS = true }
-        logger.debug("\(request.method) \(request.url.absoluteString)", source: sourceName)
-        return try await fetcher.fetch(request)
+        let first = log?.willSend(&request) ?? false
+        logger.debug(
+            "\(request.method) \(request.url.absoluteString)\(request.validators == nil ? "" : " (conditional)")", source: sourceName)
+        let response = try await fetcher.fetch(request)
+        log?.received(response, to: request, first: first)
+        return response
     }
 
     /// Fetches a URL and returns the response when it succeeded (2xx, or 304 to a conditional
-    /// request); any other status is thrown as a `FetchError`.
+    /// request the caller made); any other status is thrown as a `FetchError`. A 304 to the
+    /// validators the engine remembered from the last run is thrown as `.notModified`: the engine
+    /// then uses the source's stored items, so the adapter has nothing to do.
     public func get(_ url: URL, headers: [HTTPHeader] = [], validators: CacheValidators? = nil)
         async throws(FetchError) -> FetchResponse
     {
         let response = try await send(FetchRequest(url: url, headers: headers, validators: validators))
+        if response.isNotModified, validators == nil, log?.record.notModified == true {
+            throw FetchError(url: response.url.absoluteString, reason: .notModified)
+        }
         guard (200..<300).contains(response.status) || (response.isNotModified && validators != nil) else {
             throw FetchError(url: response.url.absoluteString, reason: .httpStatus(response.status))
         }

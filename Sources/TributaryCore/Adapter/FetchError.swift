@@ -24,6 +24,9 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case unsupportedScheme(String)
         /// The request was cancelled.
         case cancelled
+        /// The server said the source has not changed since the last run (a 304 to the validators
+        /// the engine sent); the engine uses the stored items instead.
+        case notModified
         /// Anything else, with the underlying library's message.
         case other(String)
     }
@@ -64,6 +67,7 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tls(let message): what = "TLS failure: \(message)"
         case .unsupportedScheme(let scheme): what = "unsupported URL scheme '\(scheme)'"
         case .cancelled: what = "cancelled"
+        case .notModified: what = "not modified since the last run"
         case .other(let message): what = message
         }
         return "\(url): \(what)"

@@ -6,11 +6,15 @@ import TributaryYAML
 /// file, line and column.
 public struct ConfigLoader: Sendable {
     /// The keys allowed at the top of the file.
-    static let topLevelKeys = ["title", "id", "link", "author", "defaults", "sources", "rules", "dedup", "ranking", "outputs"]
+    static let topLevelKeys = [
+        "title", "id", "link", "author", "defaults", "sources", "rules", "dedup", "ranking", "outputs", "state", "retention",
+    ]
     /// The keys of `defaults:`.
-    static let defaultsKeys = ["timeout", "max_items", "jobs", "per_host", "user_agent", "timezone", "max_size"]
+    static let defaultsKeys = ["timeout", "max_items", "jobs", "per_host", "user_agent", "timezone", "max_size", "stale_after"]
     /// The keys every source accepts besides its adapter's options.
-    static let commonSourceKeys = ["name", "adapter", "enabled", "max_items", "timeout", "weight", "tags", "timezone", "insecure", "rules"]
+    static let commonSourceKeys = [
+        "name", "adapter", "enabled", "max_items", "timeout", "weight", "tags", "timezone", "insecure", "rules", "stale_after",
+    ]
 
     /// The adapters sources may name.
     public var registry: AdapterRegistry
@@ -99,9 +103,20 @@ private struct ConfigurationBuilder {
             keys["outputs"].map { readOutputs($0.value, hasTopLevelLink: !(link ?? "").isEmpty) }
             ?? [OutputConfig(kind: .stdout, path: nil, displayPath: nil, url: nil, limit: nil, title: nil, format: .text)]
 
+        var statePath: URL? = reader.directory.appendingPathComponent(".tributary/state.sqlite")
+        if let node = keys["state"]?.value {
+            if reader.isOff(node) {
+                statePath = nil
+            } else if let path = reader.string(node, "'state'") {
+                statePath = URLResolver.resolve(path, against: reader.directory)
+            }
+        }
+        let retention = keys["retention"].flatMap { reader.duration($0.value, "'retention'") } ?? Configuration.defaultRetention
+
         return Configuration(
             file: reader.file, directory: reader.directory, title: title, id: id, link: link, author: author,
-            defaults: defaults, sources: sources, rules: rules, dedup: dedup, ranking: ranking, outputs: outputs)
+            defaults: defaults, sources: sources, rules: rules, dedup: dedup, ranking: ranking, outputs: outputs,
+            statePath: statePath, retention: retention)
     }
 
     private func readAuthor(_ node: YAMLNode) -> Author? {
@@ -129,6 +144,9 @@ private struct ConfigurationBuilder {
         }
         if let node = keys["jobs"]?.value, let value = reader.integer(node, "'jobs'", in: 1...256) {
             defaults.jobs = value
+        }
+        if let node = keys["stale_after"]?.value, let value = reader.duration(node, "'stale_after'") {
+            defaults.staleAfter = value
         }
         if let node = keys["per_host"]?.value, let value = reader.integer(node, "'per_host'", in: 1...64) {
             defaults.perHost = value
@@ -203,6 +221,7 @@ private struct ConfigurationBuilder {
         let enabled = keys["enabled"].flatMap { reader.boolean($0.value, "'enabled'") } ?? true
         let maxItems = keys["max_items"].map { reader.integer($0.value, "'max_items'", in: 1...1_000_000) } ?? defaults.maxItems
         let timeout = keys["timeout"].flatMap { reader.duration($0.value, "'timeout'") } ?? defaults.timeout
+        let staleAfter = keys["stale_after"].flatMap { reader.duration($0.value, "'stale_after'") } ?? defaults.staleAfter
         var weight = 1.0
         if let node = keys["weight"]?.value, let value = reader.number(node, "'weight'") {
             if value < 0 { reader.fail(node, "'weight' must not be negative") } else { weight = value }
@@ -240,8 +259,8 @@ private struct ConfigurationBuilder {
         }
         return SourceConfig(
             name: name, adapter: adapter, adapterKind: adapterKind, enabled: enabled, maxItems: maxItems,
-            timeout: timeout, weight: weight, tags: tags, timeZone: timeZone, allowInsecureTLS: insecure, rules: rules, options: options,
-            line: node.mark.line)
+            timeout: timeout, weight: weight, tags: tags, timeZone: timeZone, allowInsecureTLS: insecure, staleAfter: staleAfter,
+            rules: rules, options: options, line: node.mark.line)
     }
 
     private func readDedup(_ node: YAMLNode) -> DedupConfig {
@@ -249,7 +268,7 @@ private struct ConfigurationBuilder {
         guard let pairs = reader.mapping(node, "'dedup'") else { return dedup }
         let keys = reader.keyed(pairs, allowed: ["same_url", "near_duplicates", "tracking_parameters"], context: "in 'dedup'")
         if let node = keys["near_duplicates"]?.value {
-            if let word = node.scalar?.lowercased(), ["off", "false", "no"].contains(word) {
+            if reader.isOff(node) {
                 dedup.nearDuplicates = nil
             } else if let value = reader.number(node, "'near_duplicates'") {
                 if value > 0, value <= 1 {

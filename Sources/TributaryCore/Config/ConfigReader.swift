@@ -135,6 +135,12 @@ final class ConfigReader {
         }
     }
 
+    /// Whether a scalar says "off" (`off`, `false`, `no`), the way a feature is switched off.
+    func isOff(_ node: YAMLNode) -> Bool {
+        guard let word = node.scalar?.lowercased() else { return false }
+        return ["off", "false", "no"].contains(word)
+    }
+
     func duration(_ node: YAMLNode, _ what: String) -> Duration? {
         guard let text = text(node, what) else { return nil }
         guard let duration = DurationParser.parse(text) else {

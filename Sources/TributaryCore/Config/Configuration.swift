@@ -27,6 +27,14 @@ public struct Configuration: Sendable {
     public var ranking: RankingConfig
     /// Where the river goes.
     public var outputs: [OutputConfig]
+    /// The state file (`state:`), by default `.tributary/state.sqlite` beside the configuration;
+    /// nil when the configuration says `state: off`.
+    public var statePath: URL?
+    /// How long an item stays in the river after it was first seen, once its source no longer serves it.
+    public var retention: Duration
+
+    /// The retention period when the configuration names none: 30 days.
+    public static let defaultRetention: Duration = .seconds(30 * 24 * 3600)
 
     /// The sources that will run.
     public var enabledSources: [SourceConfig] { sources.filter(\.enabled) }
@@ -48,6 +56,8 @@ public struct Defaults: Sendable, Hashable {
     public var timeZone: String?
     /// The largest response body accepted, in bytes.
     public var maxResponseBytes: Int = 20 * 1024 * 1024
+    /// How long after its last success a failing source's items are still used.
+    public var staleAfter: Duration = .seconds(24 * 3600)
 
     /// Settings with their documented defaults.
     public init() {}
@@ -59,7 +69,8 @@ public struct SourceConfig: Sendable {
     public init(
         name: String, adapter: any SourceAdapter, adapterKind: String? = nil, enabled: Bool = true,
         maxItems: Int? = nil, timeout: Duration = .seconds(30), weight: Double = 1, tags: [String] = [],
-        timeZone: String? = nil, allowInsecureTLS: Bool = false, rules: RuleSet = RuleSet(), options: AdapterOptions, line: Int = 1
+        timeZone: String? = nil, allowInsecureTLS: Bool = false, staleAfter: Duration = .seconds(24 * 3600),
+        rules: RuleSet = RuleSet(), options: AdapterOptions, line: Int = 1
     ) {
         self.name = name
         self.adapter = adapter
@@ -71,6 +82,7 @@ public struct SourceConfig: Sendable {
         self.tags = tags
         self.timeZone = timeZone
         self.allowInsecureTLS = allowInsecureTLS
+        self.staleAfter = staleAfter
         self.rules = rules
         self.options = options
         self.line = line
@@ -96,6 +108,8 @@ public struct SourceConfig: Sendable {
     public var timeZone: String?
     /// Whether TLS certificates of this source go unchecked (`insecure: true`; off by default).
     public var allowInsecureTLS: Bool
+    /// How long after its last success the source's items are still used while it fails (`stale_after`).
+    public var staleAfter: Duration
     /// The source's own block and keep rules (applied before the global ones).
     public var rules: RuleSet
     /// The adapter's own options, validated against its declaration.

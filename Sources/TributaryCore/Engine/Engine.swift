@@ -1,5 +1,7 @@
 public import Foundation
+import Synchronization
 import TributaryModel
+public import TributaryState
 
 /// Runs a configuration: fetches every source concurrently through the shared fetcher, passes
 /// the items through the pipeline and writes every output. One failing source never stops the
@@ -8,12 +10,17 @@ public struct Engine: Sendable {
     private let fetcher: any Fetcher
     private let logger: Logger
     private let clock: @Sendable () -> Date
+    private let state: StateStore?
 
-    /// Creates an engine that fetches through `fetcher`, reports to `logger` and reads the time from `clock`.
-    public init(fetcher: any Fetcher, logger: Logger = .silent, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// Creates an engine that fetches through `fetcher`, reports to `logger`, reads the time from
+    /// `clock` and, when given a state store, remembers items, validators and health across runs.
+    public init(
+        fetcher: any Fetcher, logger: Logger = .silent, clock: @escaping @Sendable () -> Date = { Date() }, state: StateStore? = nil
+    ) {
         self.fetcher = fetcher
         self.logger = logger
         self.clock = clock
+        self.state = state
     }
 
     /// Runs the configuration once.
@@ -26,12 +33,59 @@ public struct Engine: Sendable {
         }
         if sources.isEmpty { logger.warning("no source is enabled; the outputs will be empty") }
 
-        let outcomes = await fetchAll(
-            sources, configuration: configuration, jobs: options.jobs ?? configuration.defaults.jobs, now: started)
-        var reports = outcomes.map(\.report)
-        let succeeded = outcomes.filter { $0.report.succeeded }
+        var histories: [String: SourceHistory] = [:]
+        if let state {
+            do {
+                histories = try state.histories(for: sources.map(\.name))
+            } catch {
+                logger.error(error.description)
+                return RunReport(
+                    sources: [], outputs: [], items: [], dropped: [], standardOutput: "", started: started,
+                    duration: ContinuousClock.now - startInstant, stateFailure: error.description)
+            }
+        }
 
-        let processed = Pipeline(configuration, now: started).run(succeeded.map { Pipeline.Batch(source: $0.source, items: $0.items) })
+        let progress = ProgressCounter(total: sources.count, handler: options.progress)
+        let outcomes = await fetchAll(
+            sources, configuration: configuration, jobs: options.jobs ?? configuration.defaults.jobs, now: started,
+            histories: histories, progress: progress)
+
+        // With a state, each source's answer is merged with what earlier runs saw: first-seen
+        // times, unchanged sources, failing sources' last good items, the history of the river.
+        var reports = outcomes.map(\.report)
+        var merges: [SourceMerge] = []
+        var batches: [Pipeline.Batch] = []
+        var sourceInfo: [String: FeedInfo] = [:]
+        for (index, outcome) in outcomes.enumerated() {
+            var items = outcome.items
+            var feed = outcome.feed
+            if state != nil {
+                let merge = SourceMerge.merge(
+                    histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name), outcome: outcome.answer, now: started,
+                    retention: configuration.retention.inSeconds, staleAfter: outcome.source.staleAfter.inSeconds)
+                merges.append(merge)
+                reports[index].status = merge.status
+                reports[index].newItemCount = merge.newCount
+                if merge.status == .notModified || merge.status == .stale {
+                    reports[index].itemCount = merge.items.filter(\.served).count
+                }
+                if merge.status == .stale {
+                    logger.warning("using its last good items (\(merge.items.count)) while it fails", source: outcome.source.name)
+                }
+                items = merge.items.map { stored in
+                    var item = stored.item
+                    if item.published == nil, item.updated == nil { item.published = stored.firstSeen }
+                    return item
+                }
+                feed = merge.feed
+            }
+            if let feed { sourceInfo[outcome.source.name] = feed }
+            if outcome.report.succeeded || !items.isEmpty {
+                batches.append(Pipeline.Batch(source: outcome.source, items: items))
+            }
+        }
+
+        let processed = Pipeline(configuration, now: started).run(batches)
         let river = processed.items
         for index in reports.indices {
             if let found = processed.problems[reports[index].name] {
@@ -58,12 +112,8 @@ public struct Engine: Sendable {
 
         var outputReports: [OutputReport] = []
         var standardOutput = ""
-        let everySourceFailed = !sources.isEmpty && succeeded.isEmpty
-        let renderer = OutputRenderer(
-            configuration: configuration,
-            sourceInfo: Dictionary(
-                succeeded.compactMap { outcome in outcome.feed.map { (outcome.source.name, $0) } }, uniquingKeysWith: { a, _ in a }),
-            sourceReports: reports, now: started)
+        let everySourceFailed = !sources.isEmpty && !reports.contains(where: \.succeeded)
+        let renderer = OutputRenderer(configuration: configuration, sourceInfo: sourceInfo, sourceReports: reports, now: started)
         for output in outputs {
             let count = renderer.items(for: output, from: river).count
             var report = OutputReport(kind: output.kind, path: output.displayPath, itemCount: count, failure: nil)
@@ -74,7 +124,8 @@ public struct Engine: Sendable {
                 standardOutput += renderer.render(output, items: river)
             } else if let path = output.path, !options.dryRun {
                 do {
-                    try AtomicFile.write(Array(renderer.render(output, items: river).utf8), to: path)
+                    // The rendered text is written as it is: a copy of a 30 MB river would add as much to the peak.
+                    try AtomicFile.write(renderer.render(output, items: river).utf8, to: path)
                     logger.info("wrote \(count) items to \(output.displayPath ?? path.path)")
                 } catch {
                     report.failure = error.description
@@ -83,10 +134,21 @@ public struct Engine: Sendable {
             }
             outputReports.append(report)
         }
-        return RunReport(
+        var report = RunReport(
             sources: reports, outputs: outputReports, items: river, dropped: processed.dropped, standardOutput: standardOutput,
-            started: started,
-            duration: ContinuousClock.now - startInstant)
+            started: started, duration: ContinuousClock.now - startInstant)
+        if let state, !options.dryRun {
+            let record = RunRecord(
+                started: started, duration: report.duration.inSeconds, status: Int(report.status.rawValue), sources: reports.count,
+                failed: reports.filter { !$0.succeeded }.count, items: river.count, newItems: report.newItemCount ?? 0)
+            do {
+                try state.commit(merges, run: record, retention: configuration.retention.inSeconds)
+            } catch {
+                logger.error(error.description)
+                report.stateFailure = error.description
+            }
+        }
+        return report
     }
 
     /// What one source produced, with its report.
@@ -95,10 +157,15 @@ public struct Engine: Sendable {
         var items: [Item]
         var feed: FeedInfo?
         var report: SourceReport
+        /// The answer as the state sees it.
+        var answer: SourceOutcome
     }
 
     /// Fetches the sources with at most `jobs` in flight, returning outcomes in configuration order.
-    private func fetchAll(_ sources: [SourceConfig], configuration: Configuration, jobs: Int, now: Date) async -> [Outcome] {
+    private func fetchAll(
+        _ sources: [SourceConfig], configuration: Configuration, jobs: Int, now: Date, histories: [String: SourceHistory],
+        progress: ProgressCounter
+    ) async -> [Outcome] {
         await withTaskGroup(of: (Int, Outcome).self) { group in
             var results = [Outcome?](repeating: nil, count: sources.count)
             var next = 0
@@ -107,7 +174,15 @@ public struct Engine: Sendable {
                 let index = next
                 let source = sources[index]
                 next += 1
-                group.addTask { (index, await fetch(source, configuration: configuration, now: now)) }
+                let offer = histories[source.name]?.validators.map { stored in
+                    FetchLog.Offer(url: stored.url, validators: CacheValidators(etag: stored.etag, lastModified: stored.lastModified))
+                }
+                group.addTask {
+                    let outcome = await fetch(
+                        source, configuration: configuration, now: now, log: FetchLog(offer: offer, onBytes: progress.received))
+                    progress.finished(failed: !outcome.report.succeeded)
+                    return (index, outcome)
+                }
             }
             for _ in 0..<min(max(jobs, 1), sources.count) { startNext() }
             while let (index, outcome) = await group.next() {
@@ -118,30 +193,82 @@ public struct Engine: Sendable {
         }
     }
 
-    private func fetch(_ source: SourceConfig, configuration: Configuration, now: Date) async -> Outcome {
+    private func fetch(_ source: SourceConfig, configuration: Configuration, now: Date, log: FetchLog) async -> Outcome {
         let started = ContinuousClock.now
         let context = FetchContext(
             sourceName: source.name, configDirectory: configuration.directory, fetcher: fetcher, timeout: source.timeout,
             maxItems: source.maxItems, timeZone: source.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt, now: now,
             logger: logger, maxResponseBytes: configuration.defaults.maxResponseBytes,
-            allowInsecureTLS: source.allowInsecureTLS)
+            allowInsecureTLS: source.allowInsecureTLS, log: log)
         logger.debug("fetching with adapter '\(source.adapterKind)'", source: source.name)
-        var report = SourceReport(name: source.name, adapter: source.adapterKind, itemCount: 0, problems: [], failure: nil, duration: .zero)
+        var report = SourceReport(name: source.name, adapter: source.adapterKind)
+        let result: Result<SourceResult, any Error>
         do {
-            let result = try await source.adapter.fetch(in: context)
+            result = .success(try await source.adapter.fetch(in: context))
+        } catch {
+            result = .failure(error)
+        }
+        let wire = log.record
+        report.duration = ContinuousClock.now - started
+        report.httpStatus = wire.firstStatus
+        report.bytes = wire.bytes
+        if wire.notModified {
+            report.status = .notModified
+            logger.info("not modified since the last run (\(report.duration.secondsText))", source: source.name)
+            return Outcome(source: source, items: [], feed: nil, report: report, answer: .notModified(httpStatus: wire.firstStatus))
+        }
+        switch result {
+        case .success(let result):
             report.itemCount = result.items.count
             report.problems = result.problems
-            report.duration = ContinuousClock.now - started
             for problem in result.problems {
                 logger.warning(problem.description, source: source.name)
             }
             logger.info("\(result.items.count) items in \(report.duration.secondsText)", source: source.name)
-            return Outcome(source: source, items: result.items, feed: result.feed, report: report)
-        } catch {
+            let validators = wire.firstURL.flatMap { url in
+                wire.firstValidators.map { StoredValidators(url: url, etag: $0.etag, lastModified: $0.lastModified) }
+            }
+            return Outcome(
+                source: source, items: result.items, feed: result.feed, report: report,
+                answer: .fetched(items: result.items, feed: result.feed, validators: validators, httpStatus: wire.firstStatus))
+        case .failure(let error):
             report.failure = String(describing: error)
-            report.duration = ContinuousClock.now - started
+            report.status = .failed
+            if case let fetchError as FetchError = error, case .httpStatus(let status) = fetchError.reason { report.httpStatus = status }
             logger.error("failed: \(report.failure ?? "")", source: source.name)
-            return Outcome(source: source, items: [], feed: nil, report: report)
+            return Outcome(
+                source: source, items: [], feed: nil, report: report,
+                answer: .failed(error: report.failure ?? "", httpStatus: report.httpStatus))
         }
+    }
+}
+
+/// Counts finished sources and received bytes, and tells the run's progress handler.
+private final class ProgressCounter: Sendable {
+    private let handler: (@Sendable (RunProgress) -> Void)?
+    private let state: Mutex<RunProgress>
+
+    init(total: Int, handler: (@Sendable (RunProgress) -> Void)?) {
+        self.handler = handler
+        state = Mutex(RunProgress(total: total))
+    }
+
+    @Sendable func received(_ bytes: Int) {
+        guard let handler else { return }
+        handler(
+            state.withLock { progress in
+                progress.bytes += bytes
+                return progress
+            })
+    }
+
+    func finished(failed: Bool) {
+        guard let handler else { return }
+        handler(
+            state.withLock { progress in
+                progress.done += 1
+                if failed { progress.failed += 1 }
+                return progress
+            })
     }
 }

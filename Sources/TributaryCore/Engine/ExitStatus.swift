@@ -8,4 +8,8 @@ public enum ExitStatus: Int32, Sendable, Hashable, CaseIterable {
     case partialFailure = 2
     /// Nothing could be produced: every source failed, or no output could be written.
     case nothingProduced = 3
+    /// Another run holds the state's lock (and `--wait` was not given, or ran out); nothing was done.
+    case locked = 4
+    /// The state file cannot be used (damaged, newer schema, unwritable); see `--reset-state`.
+    case stateUnusable = 5
 }

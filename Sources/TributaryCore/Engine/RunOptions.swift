@@ -6,8 +6,11 @@ public struct RunOptions: Sendable {
     public var onlySources: [String]?
     /// Overrides the format of `stdout` outputs, and adds one when the configuration has none.
     public var standardOutputFormat: OutputConfig.Format?
-    /// Skips writing files (`--dry-run`): sources are read and the river built, nothing written.
+    /// Skips writing files (`--dry-run`): sources are read and the river built, nothing written
+    /// (the state included).
     public var dryRun: Bool
+    /// Called as sources finish and bytes arrive, for a progress line.
+    public var progress: (@Sendable (RunProgress) -> Void)?
 
     /// Runs everything as configured.
     public init(jobs: Int? = nil, onlySources: [String]? = nil, standardOutputFormat: OutputConfig.Format? = nil, dryRun: Bool = false) {
@@ -16,4 +19,16 @@ public struct RunOptions: Sendable {
         self.standardOutputFormat = standardOutputFormat
         self.dryRun = dryRun
     }
+}
+
+/// How far a run's fetching has got.
+public struct RunProgress: Sendable, Hashable {
+    /// Sources finished, failed ones included.
+    public var done = 0
+    /// Sources in the run.
+    public var total = 0
+    /// Response bytes received so far.
+    public var bytes = 0
+    /// Sources that failed so far.
+    public var failed = 0
 }

@@ -1,5 +1,6 @@
 public import Foundation
 public import TributaryModel
+public import TributaryState
 
 /// What happened to one source during a run.
 public struct SourceReport: Sendable {
@@ -7,14 +8,34 @@ public struct SourceReport: Sendable {
     public var name: String
     /// The adapter kind.
     public var adapter: String
+    /// How the source fared: fetched, unchanged (304), failed but served from the state, failed.
+    public var status: SourceStatus = .ok
     /// How many items it produced (before the pipeline).
     public var itemCount: Int
+    /// How many of them no earlier run had seen; nil without a state.
+    public var newItemCount: Int?
+    /// The HTTP status of its first request, when it made one.
+    public var httpStatus: Int?
+    /// The bytes of every response body it received.
+    public var bytes: Int = 0
     /// Problems it recovered from.
     public var problems: [Problem]
     /// Why it failed, when it did.
     public var failure: String?
     /// How long it took.
     public var duration: Duration
+
+    /// Creates a report; the engine does this.
+    public init(
+        name: String, adapter: String, itemCount: Int = 0, problems: [Problem] = [], failure: String? = nil, duration: Duration = .zero
+    ) {
+        self.name = name
+        self.adapter = adapter
+        self.itemCount = itemCount
+        self.problems = problems
+        self.failure = failure
+        self.duration = duration
+    }
 
     /// Whether the source produced its items.
     public var succeeded: Bool { failure == nil }
@@ -48,9 +69,18 @@ public struct RunReport: Sendable {
     public var started: Date
     /// How long it took.
     public var duration: Duration
+    /// Why the state could not be read or written, when it could not.
+    public var stateFailure: String?
+
+    /// How many items were new, when a state told; nil without one.
+    public var newItemCount: Int? {
+        let counts = sources.compactMap(\.newItemCount)
+        return counts.isEmpty ? nil : counts.reduce(0, +)
+    }
 
     /// The exit status the run deserves.
     public var status: ExitStatus {
+        if stateFailure != nil { return .stateUnusable }
         let failedSources = sources.filter { !$0.succeeded }.count
         let failedOutputs = outputs.filter { $0.failure != nil }.count
         if !sources.isEmpty, failedSources == sources.count { return .nothingProduced }

@@ -56,7 +56,9 @@ public struct Normalizer: Sendable {
     /// One line of plain text: tags stripped and entities decoded when there are any, runs of
     /// whitespace (newlines included) collapsed, ends trimmed.
     static func plainLine(_ text: String) -> String {
-        let plain = text.contains("<") || text.contains("&") ? HTMLSanitizer.plainText(fromHTML: text) : text
+        // Byte searches: String.contains(String) would go through Foundation's locale-aware search.
+        let markup = text.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
+        let plain = markup ? HTMLSanitizer.plainText(fromHTML: text) : text
         var output = ""
         output.reserveCapacity(plain.utf8.count)
         var pendingSpace = false

@@ -38,7 +38,7 @@ public struct JSONFeedParser: Sendable {
             throw FeedParseError("not valid JSON: \(error.message)", line: error.line, column: error.column)
         }
         guard case .object(let object) = root else {
-            throw FeedParseError("a JSON Feed must be an object, found \(JSONFeedParser.kind(of: root))")
+            throw FeedParseError("a JSON Feed must be an object, found \(root.shape)")
         }
         var problems: [Problem] = []
         let versionText = object["version"]?.string
@@ -61,7 +61,7 @@ public struct JSONFeedParser: Sendable {
             items.reserveCapacity(values.count)
             for (index, value) in values.enumerated() {
                 guard case .object(let entry) = value else {
-                    problems.append(Problem(.error, "item \(index + 1) is \(JSONFeedParser.kind(of: value)), not an object; skipped"))
+                    problems.append(Problem(.error, "item \(index + 1) is \(value.shape), not an object; skipped"))
                     continue
                 }
                 items.append(item(entry, index: index, problems: &problems))
@@ -69,7 +69,7 @@ public struct JSONFeedParser: Sendable {
         case nil:
             problems.append(Problem(.error, "the feed has no 'items' array"))
         case let other?:
-            problems.append(Problem(.error, "'items' is \(JSONFeedParser.kind(of: other)), not an array"))
+            problems.append(Problem(.error, "'items' is \(other.shape), not an array"))
         }
         return ParsedFeed(format: .jsonFeed, version: version, info: info, items: items, problems: problems)
     }
@@ -162,17 +162,6 @@ public struct JSONFeedParser: Sendable {
             if let name = value.string { return Author(name: name) }
             let author = Author(name: value["name"]?.text, url: value["url"]?.text, avatar: value["avatar"]?.text)
             return author.isEmpty ? nil : author
-        }
-    }
-
-    private static func kind(of value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
         }
     }
 }

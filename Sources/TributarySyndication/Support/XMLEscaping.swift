@@ -25,25 +25,49 @@ public enum XMLEscaping {
     }
 
     private static func escape(_ string: String, attribute: Bool) -> String {
-        // Fast path: most text needs nothing.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0xEF }) {
-            return string
-        }
-        var output = String.UnicodeScalarView()
-        output.reserveCapacity(string.unicodeScalars.count + 16)
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "&": output.append(contentsOf: "&amp;".unicodeScalars)
-            case "<": output.append(contentsOf: "&lt;".unicodeScalars)
-            case ">": output.append(contentsOf: "&gt;".unicodeScalars)
-            case "\"" where attribute: output.append(contentsOf: "&quot;".unicodeScalars)
-            case "\t" where attribute: output.append(contentsOf: "&#9;".unicodeScalars)
-            case "\n" where attribute: output.append(contentsOf: "&#10;".unicodeScalars)
-            case "\r": output.append(contentsOf: "&#13;".unicodeScalars)
-            default:
-                if isAllowed(scalar) { output.append(scalar) }
+        // Works on the UTF-8 bytes, copying the runs between replacements: every character that
+        // needs work is ASCII, except U+FFFE and U+FFFF (EF BF BE, EF BF BF), which are dropped.
+        var string = string
+        let escaped: [UInt8]? = string.withUTF8 { bytes in
+            var output: [UInt8] = []
+            var changed = false
+            var copied = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                var replacement: StaticString?
+                var length = 1
+                switch byte {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = attribute ? "&quot;" : nil
+                case UInt8(ascii: "\t"): replacement = attribute ? "&#9;" : nil
+                case UInt8(ascii: "\n"): replacement = attribute ? "&#10;" : nil
+                case UInt8(ascii: "\r"): replacement = "&#13;"
+                case 0x00..<0x20: replacement = ""
+                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE:
+                    replacement = ""
+                    length = 3
+                default: break
+                }
+                guard let replacement else {
+                    index += 1
+                    continue
+                }
+                if !changed {
+                    changed = true
+                    output.reserveCapacity(bytes.count + bytes.count / 8 + 16)
+                }
+                output.append(contentsOf: bytes[copied..<index])
+                replacement.withUTF8Buffer { output.append(contentsOf: $0) }
+                index += length
+                copied = index
             }
+            guard changed else { return nil }
+            output.append(contentsOf: bytes[copied...])
+            return output
         }
-        return String(output)
+        return escaped.map { String(decoding: $0, as: UTF8.self) } ?? string
     }
 }

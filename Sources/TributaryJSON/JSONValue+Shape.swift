@@ -1,9 +1,7 @@
-import Foundation
-import TributaryJSON
-
 extension JSONValue {
-    /// How the value is named in messages: `null`, `a string "abc"`, `the number 12`, `a list`…
-    var shape: String {
+    /// How the value is named in messages about unexpected data: `null`, `the boolean true`,
+    /// `the number 12`, `a string "abc"` (long strings cut at 40 characters), `a list`, `an object`.
+    public var shape: String {
         switch self {
         case .null: return "null"
         case .bool(let flag): return "the boolean \(flag)"

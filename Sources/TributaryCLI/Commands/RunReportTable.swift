@@ -1,0 +1,72 @@
+import Foundation
+import TributaryCore
+import TributaryJSON
+import TributaryModel
+import TributaryState
+import TributarySyndication
+
+/// The end-of-run report: a per-source table for people, and JSON for monitoring (`--report`).
+enum RunReportTable {
+    /// One line per source: status, items, new items, HTTP status, duration, error.
+    ///
+    /// ```
+    /// source       status        items  new  http    time  error
+    /// hn           ok               30    2   200  0.21 s
+    /// lwn          not-modified     25    0   304  0.05 s
+    /// ```
+    static func render(_ report: RunReport) -> String {
+        var rows = [["source", "status", "items", "new", "http", "time", "error"]]
+        for source in report.sources {
+            rows.append([
+                source.name, source.status.rawValue, String(source.itemCount), source.newItemCount.map(String.init) ?? "-",
+                source.httpStatus.map(String.init) ?? "-", source.duration.secondsText, source.failure.map(firstLine) ?? "",
+            ])
+        }
+        return TextTable.render(rows, rightAligned: [2, 3, 4, 5])
+    }
+
+    /// The report as JSON: when, how long, the exit status, each source and each output.
+    static func json(_ report: RunReport, configuration: String) -> [UInt8] {
+        var root = JSONObject()
+        root["configuration"] = .string(configuration)
+        root["started"] = .string(RFC3339.string(from: report.started))
+        root["duration_seconds"] = number(report.duration.inSeconds)
+        root["exit_status"] = .number(JSONNumber(Int(report.status.rawValue)))
+        root["items"] = .number(JSONNumber(report.items.count))
+        root["new_items"] = report.newItemCount.map { .number(JSONNumber($0)) } ?? .null
+        root["state_error"] = report.stateFailure.map(JSONValue.string) ?? .null
+        root["sources"] = .array(
+            report.sources.map { source in
+                var entry = JSONObject()
+                entry["name"] = .string(source.name)
+                entry["adapter"] = .string(source.adapter)
+                entry["status"] = .string(source.status.rawValue)
+                entry["items"] = .number(JSONNumber(source.itemCount))
+                entry["new_items"] = source.newItemCount.map { .number(JSONNumber($0)) } ?? .null
+                entry["http_status"] = source.httpStatus.map { .number(JSONNumber($0)) } ?? .null
+                entry["bytes"] = .number(JSONNumber(source.bytes))
+                entry["duration_seconds"] = number(source.duration.inSeconds)
+                entry["error"] = source.failure.map(JSONValue.string) ?? .null
+                entry["problems"] = .array(source.problems.map { .string($0.description) })
+                return .object(entry)
+            })
+        root["outputs"] = .array(
+            report.outputs.map { output in
+                var entry = JSONObject()
+                entry["type"] = .string(output.kind.rawValue)
+                entry["path"] = output.path.map(JSONValue.string) ?? .null
+                entry["items"] = .number(JSONNumber(output.itemCount))
+                entry["error"] = output.failure.map(JSONValue.string) ?? .null
+                return .object(entry)
+            })
+        return JSONWriter.bytes(from: .object(root), style: .pretty) + [0x0A]
+    }
+
+    private static func number(_ value: Double) -> JSONValue {
+        JSONNumber((value * 1000).rounded() / 1000).map(JSONValue.number) ?? .null
+    }
+
+    private static func firstLine(_ text: String) -> String {
+        String(text.prefix { $0 != "\n" })
+    }
+}

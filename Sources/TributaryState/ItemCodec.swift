@@ -1,0 +1,160 @@
+import Foundation
+import TributaryJSON
+import TributaryModel
+
+/// Stores items and feed descriptions as compact JSON, losslessly: every field of the model, dates
+/// as seconds since 1970 with their fraction. Unknown keys are ignored on reading, so a newer
+/// Tributary may add fields without a schema change.
+enum ItemCodec {
+    /// The item as compact JSON bytes.
+    static func encode(_ item: Item) -> [UInt8] {
+        var object = JSONObject()
+        object["id"] = .string(item.id)
+        object["source"] = .string(item.source)
+        object["url"] = item.url.map(JSONValue.string)
+        object["title"] = item.title.map(JSONValue.string)
+        object["summary"] = item.summary.map(JSONValue.string)
+        object["content_html"] = item.contentHTML.map(JSONValue.string)
+        object["image"] = item.image.map(JSONValue.string)
+        if !item.authors.isEmpty { object["authors"] = .array(item.authors.map(encode)) }
+        object["published"] = item.published.map(encode)
+        object["updated"] = item.updated.map(encode)
+        if !item.tags.isEmpty { object["tags"] = .array(item.tags.map(JSONValue.string)) }
+        if !item.attachments.isEmpty {
+            object["attachments"] = .array(
+                item.attachments.map { attachment in
+                    var entry = JSONObject()
+                    entry["url"] = .string(attachment.url)
+                    entry["mime_type"] = .string(attachment.mimeType)
+                    entry["title"] = attachment.title.map(JSONValue.string)
+                    entry["size"] = attachment.sizeInBytes.map { .number(JSONNumber($0)) }
+                    entry["duration"] = attachment.durationInSeconds.map { .number(JSONNumber($0)) }
+                    return .object(entry)
+                })
+        }
+        if !item.metrics.isEmpty {
+            object["metrics"] = .object(JSONObject(item.metrics.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) }))
+        }
+        if !item.extras.isEmpty {
+            object["extras"] = .object(JSONObject(item.extras.sorted { $0.key < $1.key }.map { ($0.key, encode($0.value)) }))
+        }
+        if !item.duplicates.isEmpty {
+            object["duplicates"] = .array(
+                item.duplicates.map { duplicate in
+                    var entry = JSONObject()
+                    entry["source"] = .string(duplicate.source)
+                    entry["url"] = duplicate.url.map(JSONValue.string)
+                    entry["title"] = duplicate.title.map(JSONValue.string)
+                    return .object(entry)
+                })
+        }
+        return JSONWriter.bytes(from: .object(object), style: .compact)
+    }
+
+    /// The item the bytes describe, or nil when they are not an item this codec wrote.
+    static func decodeItem(_ bytes: [UInt8]) -> Item? {
+        guard let value = try? JSON.parse(bytes), let id = value["id"]?.string, let source = value["source"]?.string else {
+            return nil
+        }
+        var item = Item(id: id, source: source)
+        item.url = value["url"]?.string
+        item.title = value["title"]?.string
+        item.summary = value["summary"]?.string
+        item.contentHTML = value["content_html"]?.string
+        item.image = value["image"]?.string
+        item.authors = value["authors"]?.arrayValue.map(decodeAuthor) ?? []
+        item.published = value["published"].flatMap(decodeDate)
+        item.updated = value["updated"].flatMap(decodeDate)
+        item.tags = value["tags"]?.arrayValue.compactMap(\.string) ?? []
+        item.attachments =
+            value["attachments"]?.arrayValue.compactMap { entry in
+                guard let url = entry["url"]?.string else { return nil }
+                return Attachment(
+                    url: url, mimeType: entry["mime_type"]?.string ?? "", title: entry["title"]?.string,
+                    sizeInBytes: entry["size"]?.int, durationInSeconds: entry["duration"]?.int)
+            } ?? []
+        if case .object(let metrics)? = value["metrics"] {
+            for (name, count) in metrics { item.metrics[name] = count.int }
+        }
+        if case .object(let extras)? = value["extras"] {
+            for (name, extra) in extras { item.extras[name] = decodeExtra(extra) }
+        }
+        item.duplicates =
+            value["duplicates"]?.arrayValue.compactMap { entry in
+                entry["source"]?.string.map { DuplicateReference(source: $0, url: entry["url"]?.string, title: entry["title"]?.string) }
+            } ?? []
+        return item
+    }
+
+    /// A feed description as compact JSON text.
+    static func encode(_ feed: FeedInfo) -> String {
+        var object = JSONObject()
+        object["title"] = feed.title.map(JSONValue.string)
+        object["home_page_url"] = feed.homePageURL.map(JSONValue.string)
+        object["feed_url"] = feed.feedURL.map(JSONValue.string)
+        object["description"] = feed.description.map(JSONValue.string)
+        if !feed.authors.isEmpty { object["authors"] = .array(feed.authors.map(encode)) }
+        object["icon"] = feed.icon.map(JSONValue.string)
+        object["favicon"] = feed.favicon.map(JSONValue.string)
+        object["language"] = feed.language.map(JSONValue.string)
+        object["updated"] = feed.updated.map(encode)
+        return JSONWriter.string(from: .object(object), style: .compact)
+    }
+
+    /// The feed description the text holds, or nil when it is not one.
+    static func decodeFeed(_ text: String) -> FeedInfo? {
+        guard let value = try? JSON.parse(text), case .object = value else { return nil }
+        return FeedInfo(
+            title: value["title"]?.string, homePageURL: value["home_page_url"]?.string, feedURL: value["feed_url"]?.string,
+            description: value["description"]?.string, authors: value["authors"]?.arrayValue.map(decodeAuthor) ?? [],
+            icon: value["icon"]?.string, favicon: value["favicon"]?.string, language: value["language"]?.string,
+            updated: value["updated"].flatMap(decodeDate))
+    }
+
+    private static func encode(_ author: Author) -> JSONValue {
+        var entry = JSONObject()
+        entry["name"] = author.name.map(JSONValue.string)
+        entry["url"] = author.url.map(JSONValue.string)
+        entry["avatar"] = author.avatar.map(JSONValue.string)
+        return .object(entry)
+    }
+
+    private static func decodeAuthor(_ value: JSONValue) -> Author {
+        Author(name: value["name"]?.string, url: value["url"]?.string, avatar: value["avatar"]?.string)
+    }
+
+    /// Seconds since 1970 in the shortest text that reads back to the same `Double`.
+    private static func encode(_ date: Date) -> JSONValue {
+        JSONNumber(date.timeIntervalSince1970).map(JSONValue.number) ?? .null
+    }
+
+    private static func decodeDate(_ value: JSONValue) -> Date? {
+        value.double.map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// Extras keep their type: `{"s": …}`, `{"i": …}`, `{"d": …}` or `{"b": …}`.
+    private static func encode(_ extra: ExtraValue) -> JSONValue {
+        switch extra {
+        case .string(let text): ["s": .string(text)]
+        case .int(let number): ["i": .number(JSONNumber(number))]
+        case .double(let number): ["d": JSONNumber(number).map(JSONValue.number) ?? .null]
+        case .bool(let flag): ["b": .bool(flag)]
+        }
+    }
+
+    private static func decodeExtra(_ value: JSONValue) -> ExtraValue? {
+        if let text = value["s"]?.string { return .string(text) }
+        if let number = value["i"]?.int { return .int(number) }
+        if let number = value["d"]?.double { return .double(number) }
+        if case .bool(let flag)? = value["b"] { return .bool(flag) }
+        return nil
+    }
+}
+
+extension JSONValue {
+    /// The elements of an array, empty for anything else.
+    fileprivate var arrayValue: [JSONValue] {
+        if case .array(let elements) = self { return elements }
+        return []
+    }
+}

@@ -1,0 +1,176 @@
+public import Foundation
+public import TributaryModel
+
+/// What a run got from one source.
+public enum SourceOutcome: Sendable {
+    /// The source answered with items.
+    case fetched(items: [Item], feed: FeedInfo?, validators: StoredValidators?, httpStatus: Int?)
+    /// The server said nothing changed since the validators sent (HTTP 304).
+    case notModified(httpStatus: Int?)
+    /// The source failed.
+    case failed(error: String, httpStatus: Int?)
+}
+
+/// How a source fared, as the river and the report see it.
+public enum SourceStatus: String, Sendable, Hashable {
+    /// Fetched and read.
+    case ok
+    /// Unchanged since the last run (HTTP 304); its stored items were used.
+    case notModified = "not-modified"
+    /// Failed, but its last good items are recent enough to be used.
+    case stale
+    /// Failed, and nothing of it is used.
+    case failed
+}
+
+/// One source's contribution to a run, worked out from its history and what it answered now.
+public struct SourceMerge: Sendable {
+    /// How the source fared.
+    public var status: SourceStatus
+    /// The items for the river, each with its first-seen time: what the source serves now (or last
+    /// served, when unchanged or stale) first, then its remembered items within the retention period.
+    public var items: [StoredItem]
+    /// How many of the served items no run had seen before.
+    public var newCount: Int
+    /// The feed's description: fresh, or remembered.
+    public var feed: FeedInfo?
+    /// What the state must write.
+    var update: SourceUpdate
+
+    /// Works out a source's contribution.
+    ///
+    /// - Parameters:
+    ///   - retention: how long an item stays after it was first seen, once its source no longer serves it.
+    ///   - staleAfter: how long after its last success a failing source's items are still used.
+    public static func merge(
+        _ history: SourceHistory, outcome: SourceOutcome, now: Date, retention: TimeInterval, staleAfter: TimeInterval
+    ) -> SourceMerge {
+        let cutoff = now.addingTimeInterval(-retention)
+        var update = SourceUpdate(history: history, now: now)
+        switch outcome {
+        case .fetched(let items, let feed, let validators, let httpStatus):
+            let migrating = history.identityScheme.map { $0 != StableID.schemeVersion } ?? false
+            var stored: [String: StoredItem] = [:]
+            for entry in history.items { stored[entry.item.id] = entry }
+            var storedByKey: [String: (id: String, firstSeen: Date, isTombstone: Bool)] = [:]
+            if migrating {
+                for tombstone in history.tombstones.values {
+                    if let key = tombstone.matchKey { storedByKey[key] = (tombstone.id, tombstone.firstSeen, true) }
+                }
+                for entry in history.items { storedByKey[MatchKey.of(entry.item)] = (entry.item.id, entry.firstSeen, false) }
+            }
+            var current: [StoredItem] = []
+            var seen = Set<String>()
+            var newCount = 0
+            for item in items where seen.insert(item.id).inserted {
+                var firstSeen = now
+                if let known = stored[item.id] {
+                    firstSeen = known.firstSeen
+                } else if let tombstone = history.tombstones[item.id] {
+                    firstSeen = tombstone.firstSeen
+                    update.revivedTombstones.append(item.id)
+                } else if migrating, let old = storedByKey[MatchKey.of(item)], !seen.contains(old.id) {
+                    firstSeen = old.firstSeen
+                    if old.isTombstone { update.revivedTombstones.append(old.id) } else { update.renamedIDs.append(old.id) }
+                } else {
+                    newCount += 1
+                }
+                current.append(StoredItem(item: item, firstSeen: firstSeen, lastSeen: now, served: true))
+            }
+            let renamed = Set(update.renamedIDs)
+            var river = current
+            for entry in history.items where !seen.contains(entry.item.id) && !renamed.contains(entry.item.id) {
+                if entry.firstSeen >= cutoff {
+                    river.append(StoredItem(item: entry.item, firstSeen: entry.firstSeen, lastSeen: entry.lastSeen, served: false))
+                } else {
+                    update.expired.append(entry)
+                }
+            }
+            update.upserts = current
+            update.unserveOthers = true
+            update.succeeded(validators: validators, httpStatus: httpStatus, feed: feed ?? history.feed)
+            return SourceMerge(status: .ok, items: river, newCount: newCount, feed: feed ?? history.feed, update: update)
+
+        case .notModified(let httpStatus):
+            var river: [StoredItem] = []
+            for entry in history.items {
+                if entry.served {
+                    river.append(StoredItem(item: entry.item, firstSeen: entry.firstSeen, lastSeen: now, served: true))
+                } else if entry.firstSeen >= cutoff {
+                    river.append(entry)
+                } else {
+                    update.expired.append(entry)
+                }
+            }
+            update.touchServed = true
+            update.succeeded(validators: history.validators, httpStatus: httpStatus, feed: history.feed)
+            return SourceMerge(
+                status: .notModified, items: river.sorted { $0.served && !$1.served }, newCount: 0, feed: history.feed, update: update)
+
+        case .failed(let error, let httpStatus):
+            update.failed(error: error, httpStatus: httpStatus)
+            var river: [StoredItem] = []
+            for entry in history.items where !entry.served && entry.firstSeen < cutoff { update.expired.append(entry) }
+            if let lastSuccess = history.lastSuccess, lastSuccess >= now.addingTimeInterval(-staleAfter) {
+                river = history.items.filter { $0.served || $0.firstSeen >= cutoff }.sorted { $0.served && !$1.served }
+                return SourceMerge(status: .stale, items: river, newCount: 0, feed: history.feed, update: update)
+            }
+            return SourceMerge(status: .failed, items: [], newCount: 0, feed: nil, update: update)
+        }
+    }
+}
+
+/// What the state writes for one source at the end of a run.
+struct SourceUpdate: Sendable {
+    var name: String
+    var now: Date
+    var lastAttempt: Date
+    var lastSuccess: Date?
+    var consecutiveFailures: Int
+    var lastError: String?
+    var lastHTTPStatus: Int?
+    var validators: StoredValidators?
+    var identityScheme: Int?
+    var feed: FeedInfo?
+    /// Items to write as served now, with their first-seen times.
+    var upserts: [StoredItem] = []
+    /// Whether every other item of the source stops being "served".
+    var unserveOthers = false
+    /// Whether the served items' last-seen time moves to now.
+    var touchServed = false
+    /// Stored ids replaced by the same items' new ids.
+    var renamedIDs: [String] = []
+    /// Tombstones of items that came back.
+    var revivedTombstones: [String] = []
+    /// Items that aged out and become tombstones.
+    var expired: [StoredItem] = []
+
+    init(history: SourceHistory, now: Date) {
+        name = history.name
+        self.now = now
+        lastAttempt = now
+        lastSuccess = history.lastSuccess
+        consecutiveFailures = history.consecutiveFailures
+        lastError = history.lastError
+        lastHTTPStatus = history.lastHTTPStatus
+        validators = history.validators
+        identityScheme = history.identityScheme
+        feed = history.feed
+    }
+
+    mutating func succeeded(validators: StoredValidators?, httpStatus: Int?, feed: FeedInfo?) {
+        lastSuccess = now
+        consecutiveFailures = 0
+        lastError = nil
+        lastHTTPStatus = httpStatus
+        self.validators = validators
+        identityScheme = StableID.schemeVersion
+        self.feed = feed
+    }
+
+    mutating func failed(error: String, httpStatus: Int?) {
+        consecutiveFailures += 1
+        lastError = error
+        lastHTTPStatus = httpStatus
+    }
+}

@@ -1,0 +1,85 @@
+/// The state file's schema, as an ordered list of migrations. `PRAGMA user_version` holds the
+/// number of migrations applied; opening a file applies the missing ones in one transaction, and
+/// a file with a higher number (written by a newer Tributary) is refused untouched.
+///
+/// Never edit a migration that has shipped: add a new one.
+enum StateSchema {
+    /// One step forward: SQL, then (optionally) a data fix-up in Swift inside the same transaction.
+    struct Migration: Sendable {
+        var sql: String
+        var fixUp: (@Sendable (SQLiteConnection) throws(SQLiteError) -> Void)?
+    }
+
+    /// The version this build writes.
+    static var current: Int { migrations.count }
+
+    /// Migration `n` (1-based) takes a file from version `n - 1` to `n`.
+    static let migrations: [Migration] = [
+        // Version 1 (Tributary 0.1): per-source health and validators, and the items each source served.
+        Migration(
+            sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE sources (
+                    name TEXT PRIMARY KEY,
+                    last_attempt REAL,
+                    last_success REAL,
+                    consecutive_failures INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    last_http_status INTEGER,
+                    validator_url TEXT,
+                    etag TEXT,
+                    last_modified TEXT,
+                    identity_scheme INTEGER,
+                    feed TEXT
+                );
+                CREATE TABLE items (
+                    source TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    first_seen REAL NOT NULL,
+                    last_seen REAL NOT NULL,
+                    served INTEGER NOT NULL,
+                    data BLOB NOT NULL,
+                    PRIMARY KEY (source, id)
+                ) WITHOUT ROWID;
+                """),
+        // Version 2: tombstones and the match key that lets ids be migrated, and the run history.
+        Migration(
+            sql: """
+                ALTER TABLE items ADD COLUMN match_key TEXT;
+                CREATE INDEX items_by_match_key ON items (source, match_key);
+                CREATE TABLE tombstones (
+                    source TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    match_key TEXT,
+                    first_seen REAL NOT NULL,
+                    removed REAL NOT NULL,
+                    PRIMARY KEY (source, id)
+                ) WITHOUT ROWID;
+                CREATE INDEX tombstones_by_match_key ON tombstones (source, match_key);
+                CREATE TABLE runs (
+                    id INTEGER PRIMARY KEY,
+                    started REAL NOT NULL,
+                    duration REAL NOT NULL,
+                    status INTEGER NOT NULL,
+                    sources INTEGER NOT NULL,
+                    failed INTEGER NOT NULL,
+                    items INTEGER NOT NULL,
+                    new_items INTEGER NOT NULL
+                );
+                """,
+            fixUp: { connection throws(SQLiteError) in
+                // Items stored by version 1 get their match key from their stored data.
+                let select = try connection.prepare("SELECT source, id, data FROM items")
+                let update = try connection.prepare("UPDATE items SET match_key = ? WHERE source = ? AND id = ?")
+                var keys: [(String, String, String)] = []
+                while try select.step() {
+                    guard let source = select.text(0), let id = select.text(1), let item = ItemCodec.decodeItem(select.bytes(2))
+                    else { continue }
+                    keys.append((MatchKey.of(item), source, id))
+                }
+                for (key, source, id) in keys {
+                    try update.bind(.text(key), .text(source), .text(id)).run()
+                }
+            }),
+    ]
+}

@@ -1,0 +1,151 @@
+public import Foundation
+import TributaryModel
+
+extension StateStore {
+    /// What the state remembers of each named source (an empty history for a source it never saw).
+    public func histories(for names: [String]) throws(StateError) -> [String: SourceHistory] {
+        var histories: [String: SourceHistory] = [:]
+        for name in names { histories[name] = SourceHistory(name: name) }
+        try access { database throws(SQLiteError) in
+            let sources = try database.prepare(
+                """
+                SELECT name, last_attempt, last_success, consecutive_failures, last_error, last_http_status,
+                       validator_url, etag, last_modified, identity_scheme, feed FROM sources
+                """)
+            while try sources.step() {
+                guard let name = sources.text(0), var history = histories[name] else { continue }
+                history.lastAttempt = sources.optionalDouble(1).map(Date.init(timeIntervalSince1970:))
+                history.lastSuccess = sources.optionalDouble(2).map(Date.init(timeIntervalSince1970:))
+                history.consecutiveFailures = sources.int(3)
+                history.lastError = sources.text(4)
+                history.lastHTTPStatus = sources.isNull(5) ? nil : sources.int(5)
+                if let url = sources.text(6) {
+                    history.validators = StoredValidators(url: url, etag: sources.text(7), lastModified: sources.text(8))
+                }
+                history.identityScheme = sources.isNull(9) ? nil : sources.int(9)
+                history.feed = sources.text(10).flatMap(ItemCodec.decodeFeed)
+                histories[name] = history
+            }
+            let items = try database.prepare(
+                "SELECT source, first_seen, last_seen, served, data FROM items ORDER BY source, served DESC, first_seen DESC, id")
+            while try items.step() {
+                guard let name = items.text(0), histories[name] != nil else { continue }
+                guard let item = ItemCodec.decodeItem(items.bytes(4)) else { continue }
+                histories[name]?.items.append(
+                    StoredItem(
+                        item: item, firstSeen: Date(timeIntervalSince1970: items.double(1)),
+                        lastSeen: Date(timeIntervalSince1970: items.double(2)), served: items.int(3) != 0))
+            }
+            let tombstones = try database.prepare("SELECT source, id, match_key, first_seen, removed FROM tombstones")
+            while try tombstones.step() {
+                guard let name = tombstones.text(0), histories[name] != nil, let id = tombstones.text(1) else { continue }
+                histories[name]?.tombstones[id] = Tombstone(
+                    id: id, matchKey: tombstones.text(2), firstSeen: Date(timeIntervalSince1970: tombstones.double(3)),
+                    removed: Date(timeIntervalSince1970: tombstones.double(4)))
+            }
+        }
+        return histories
+    }
+
+    /// Writes a run's outcome in one transaction: each source's items and health, the tombstones
+    /// of items that aged out, and the run itself. Tombstones older than `retention` are forgotten.
+    public func commit(_ merges: [SourceMerge], run: RunRecord, retention: TimeInterval) throws(StateError) {
+        try access { database throws(SQLiteError) in
+            try database.transaction { () throws(SQLiteError) in
+                let unserve = try database.prepare("UPDATE items SET served = 0 WHERE source = ?")
+                let touch = try database.prepare("UPDATE items SET last_seen = ? WHERE source = ? AND served = 1")
+                let deleteItem = try database.prepare("DELETE FROM items WHERE source = ? AND id = ?")
+                let deleteTombstone = try database.prepare("DELETE FROM tombstones WHERE source = ? AND id = ?")
+                let upsert = try database.prepare(
+                    """
+                    INSERT OR REPLACE INTO items (source, id, first_seen, last_seen, served, data, match_key)
+                    VALUES (?, ?, ?, ?, 1, ?, ?)
+                    """)
+                let bury = try database.prepare(
+                    "INSERT OR REPLACE INTO tombstones (source, id, match_key, first_seen, removed) VALUES (?, ?, ?, ?, ?)")
+                let source = try database.prepare(
+                    """
+                    INSERT OR REPLACE INTO sources (name, last_attempt, last_success, consecutive_failures, last_error,
+                        last_http_status, validator_url, etag, last_modified, identity_scheme, feed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for merge in merges {
+                    let update = merge.update
+                    let name = SQLiteValue.text(update.name)
+                    if update.unserveOthers { try unserve.bind(name).run() }
+                    if update.touchServed { try touch.bind(.real(update.now.timeIntervalSince1970), name).run() }
+                    for id in update.renamedIDs { try deleteItem.bind(name, .text(id)).run() }
+                    for id in update.revivedTombstones { try deleteTombstone.bind(name, .text(id)).run() }
+                    for entry in update.upserts {
+                        try upsert.bind(
+                            name, .text(entry.item.id), .real(entry.firstSeen.timeIntervalSince1970),
+                            .real(entry.lastSeen.timeIntervalSince1970), .blob(ItemCodec.encode(entry.item)), .text(MatchKey.of(entry.item))
+                        ).run()
+                    }
+                    for entry in update.expired {
+                        try deleteItem.bind(name, .text(entry.item.id)).run()
+                        try bury.bind(
+                            name, .text(entry.item.id), .text(MatchKey.of(entry.item)), .real(entry.firstSeen.timeIntervalSince1970),
+                            .real(update.now.timeIntervalSince1970)
+                        ).run()
+                    }
+                    try source.bind(
+                        name, .real(update.lastAttempt.timeIntervalSince1970), .optional(update.lastSuccess?.timeIntervalSince1970),
+                        .integer(update.consecutiveFailures), .optional(update.lastError), .optional(update.lastHTTPStatus),
+                        .optional(update.validators?.url), .optional(update.validators?.etag), .optional(update.validators?.lastModified),
+                        .optional(update.identityScheme), .optional(update.feed.map(ItemCodec.encode))
+                    ).run()
+                }
+                try database.prepare("DELETE FROM tombstones WHERE removed < ?")
+                    .bind(.real(run.started.timeIntervalSince1970 - retention)).run()
+                try database.prepare(
+                    "INSERT INTO runs (started, duration, status, sources, failed, items, new_items) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                )
+                .bind(
+                    .real(run.started.timeIntervalSince1970), .real(run.duration), .integer(run.status), .integer(run.sources),
+                    .integer(run.failed), .integer(run.items), .integer(run.newItems)
+                ).run()
+                // The run history is for `status`; a year of five-minute runs is plenty.
+                try database.execute("DELETE FROM runs WHERE id <= (SELECT MAX(id) FROM runs) - 100000")
+            }
+        }
+    }
+
+    /// The last `limit` runs, newest first.
+    public func recentRuns(limit: Int) throws(StateError) -> [RunRecord] {
+        try access { database throws(SQLiteError) in
+            let query = try database.prepare(
+                "SELECT started, duration, status, sources, failed, items, new_items FROM runs ORDER BY id DESC LIMIT ?")
+            query.bind(.integer(limit))
+            var runs: [RunRecord] = []
+            while try query.step() {
+                runs.append(
+                    RunRecord(
+                        started: Date(timeIntervalSince1970: query.double(0)), duration: query.double(1), status: query.int(2),
+                        sources: query.int(3), failed: query.int(4), items: query.int(5), newItems: query.int(6)))
+            }
+            return runs
+        }
+    }
+
+    /// Every source the state knows, by name.
+    public func sourceHealth() throws(StateError) -> [SourceHealth] {
+        try access { database throws(SQLiteError) in
+            let query = try database.prepare(
+                """
+                SELECT name, last_attempt, last_success, consecutive_failures, last_error, last_http_status,
+                       (SELECT COUNT(*) FROM items WHERE items.source = sources.name)
+                FROM sources ORDER BY name
+                """)
+            var health: [SourceHealth] = []
+            while try query.step() {
+                health.append(
+                    SourceHealth(
+                        name: query.text(0) ?? "", lastAttempt: query.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
+                        lastSuccess: query.optionalDouble(2).map(Date.init(timeIntervalSince1970:)), consecutiveFailures: query.int(3),
+                        lastError: query.text(4), lastHTTPStatus: query.isNull(5) ? nil : query.int(5), storedItems: query.int(6)))
+            }
+            return health
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import CSQLite
+public import Foundation
+import TributaryModel
+
+/// Why the state file cannot be used. Every message names the file and says what to do.
+public struct StateError: Error, Sendable, CustomStringConvertible {
+    /// The kinds of trouble.
+    public enum Kind: Sendable, Hashable {
+        /// The file is damaged or not a Tributary state file.
+        case corrupt
+        /// A newer Tributary wrote it; this one refuses to touch it.
+        case newerSchema(found: Int, supported: Int)
+        /// It cannot be opened, read or written (permissions, disk full, …).
+        case unusable
+    }
+
+    /// The kind of trouble.
+    public var kind: Kind
+    /// The state file.
+    public var path: String
+    /// What SQLite or the system said.
+    public var detail: String
+
+    public var description: String {
+        switch kind {
+        case .corrupt:
+            "state file \(path) is damaged or is not a Tributary state file (\(detail)); "
+                + "run with --reset-state to move it aside and start a new one, or --no-state to run without it"
+        case .newerSchema(let found, let supported):
+            "state file \(path) was written by a newer Tributary (schema \(found); this one knows up to \(supported)); "
+                + "it was left untouched: upgrade Tributary, or use another file with --state"
+        case .unusable:
+            "state file \(path) cannot be used: \(detail)"
+        }
+    }
+}
+
+/// The SQLite file that lets runs remember: per-source health and validators, every item seen
+/// with its first-seen time, tombstones, and the run history. WAL journal; each run's writes are
+/// one transaction, so a killed run leaves the previous state.
+public final class StateStore: @unchecked Sendable {
+    /// The file.
+    public let path: String
+    /// Guards `connection`: the store is shared by the engine's tasks, SQLite's handle is not.
+    private let lock = NSLock()
+    private var connection: SQLiteConnection?
+
+    /// The schema version this build reads and writes.
+    public static var schemaVersion: Int { StateSchema.current }
+
+    /// Opens the state at `path`, creating it (and its folder) when missing and migrating it forward.
+    public convenience init(path: String) throws(StateError) {
+        try self.init(path: path, upTo: StateSchema.current)
+    }
+
+    /// Opens the state, applying migrations only up to `version` (tests use this to make old files).
+    init(path: String, upTo version: Int) throws(StateError) {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw StateError(kind: .unusable, path: path, detail: "cannot create its folder: \(error.localizedDescription)")
+            }
+        }
+        let database: SQLiteConnection
+        do {
+            database = try SQLiteConnection(path: path)
+        } catch {
+            throw Self.error(error, path: path)
+        }
+        connection = database
+        // Reading the version is the first thing that touches the file, so a file that is not a
+        // database fails here, before anything is written.
+        let found = try access { database throws(SQLiteError) in try database.integer("PRAGMA user_version") ?? 0 }
+        guard found <= StateSchema.current else {
+            throw StateError(kind: .newerSchema(found: found, supported: StateSchema.current), path: path, detail: "schema \(found)")
+        }
+        try access { database throws(SQLiteError) in
+            try Self.migrate(database, from: found, to: version)
+        }
+    }
+
+    /// Opens an existing state without writing to it (for `status` and dry runs); nil when there is none.
+    public static func openExisting(path: String) throws(StateError) -> StateStore? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try StateStore(path: path)
+    }
+
+    /// Moves a damaged state file (and its journal files) aside and returns where it went.
+    @discardableResult
+    public static func moveAside(path: String, now: Date = Date()) throws(StateError) -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let stamp = Int(now.timeIntervalSince1970)
+        let target = "\(path).broken-\(stamp)"
+        do {
+            try FileManager.default.moveItem(atPath: path, toPath: target)
+            for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.moveItem(atPath: path + suffix, toPath: target + suffix)
+            }
+        } catch {
+            throw StateError(kind: .unusable, path: path, detail: "cannot move it aside: \(error.localizedDescription)")
+        }
+        return target
+    }
+
+    /// Closes the file; later calls fail.
+    public func close() {
+        lock.withLock { connection = nil }
+    }
+
+    func access<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StateError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let connection else { throw StateError(kind: .unusable, path: path, detail: "it was closed") }
+        do {
+            return try body(connection)
+        } catch {
+            throw Self.error(error, path: path)
+        }
+    }
+
+    private static func error(_ error: SQLiteError, path: String) -> StateError {
+        StateError(kind: error.isCorruption ? .corrupt : .unusable, path: path, detail: error.message)
+    }
+
+    private static func migrate(_ database: SQLiteConnection, from version: Int, to target: Int) throws(SQLiteError) {
+        if version > 0 {
+            // A quick structural check catches a damaged file before a run relies on it.
+            let check = try database.prepare("PRAGMA quick_check")
+            if try check.step(), let verdict = check.text(0), verdict != "ok" {
+                throw SQLiteError(code: SQLITE_CORRUPT, message: verdict)
+            }
+        }
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        guard version < target else { return }
+        try database.transaction { () throws(SQLiteError) in
+            for index in version..<target {
+                let migration = StateSchema.migrations[index]
+                try database.execute(migration.sql)
+                try migration.fixUp?(database)
+            }
+            try database.execute("PRAGMA user_version = \(target)")
+        }
+    }
+}

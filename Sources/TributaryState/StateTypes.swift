@@ -1,0 +1,141 @@
+public import Foundation
+public import TributaryModel
+
+/// What identifies an item apart from its id: its link and title (or the start of its text when it
+/// has neither). Used to carry an item's history over when the way ids are derived changes. Its
+/// definition is part of the state format and never changes.
+enum MatchKey {
+    static func of(_ item: Item) -> String {
+        if item.url == nil, item.title == nil {
+            return "\n\n" + String((item.summary ?? item.contentHTML ?? "").prefix(200))
+        }
+        return (item.url ?? "") + "\n" + (item.title ?? "")
+    }
+}
+
+/// An item as the state remembers it.
+public struct StoredItem: Sendable, Hashable {
+    /// The item as its source gave it (before the pipeline).
+    public var item: Item
+    /// When a run first saw it.
+    public var firstSeen: Date
+    /// When a run last saw its source serve it.
+    public var lastSeen: Date
+    /// Whether the source served it in its last successful fetch.
+    public var served: Bool
+
+    /// Creates a stored item.
+    public init(item: Item, firstSeen: Date, lastSeen: Date, served: Bool) {
+        self.item = item
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.served = served
+    }
+}
+
+/// An item that aged out or was removed, remembered so that it does not come back as new.
+public struct Tombstone: Sendable, Hashable {
+    /// The item's id.
+    public var id: String
+    /// The item's match key.
+    var matchKey: String?
+    /// When it was first seen.
+    public var firstSeen: Date
+    /// When it was removed.
+    public var removed: Date
+}
+
+/// The validators of a source's first request, sent back next run.
+public struct StoredValidators: Sendable, Hashable {
+    /// The URL they belong to.
+    public var url: String
+    /// The `ETag` received.
+    public var etag: String?
+    /// The `Last-Modified` received.
+    public var lastModified: String?
+
+    /// Creates validators.
+    public init(url: String, etag: String?, lastModified: String?) {
+        self.url = url
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// Everything the state knows about one source.
+public struct SourceHistory: Sendable {
+    /// The source's name.
+    public var name: String
+    /// When a run last tried it.
+    public var lastAttempt: Date?
+    /// When it last succeeded (a 304 counts).
+    public var lastSuccess: Date?
+    /// Failures since the last success.
+    public var consecutiveFailures: Int = 0
+    /// The last failure's message.
+    public var lastError: String?
+    /// The HTTP status of its last first request.
+    public var lastHTTPStatus: Int?
+    /// The validators to send with its first request.
+    public var validators: StoredValidators?
+    /// The version of `StableID` its stored ids were derived with.
+    public var identityScheme: Int?
+    /// Its feed's description from the last success.
+    public var feed: FeedInfo?
+    /// Its remembered items, served or not, in the order they were stored.
+    public var items: [StoredItem] = []
+    /// Its tombstones, by id.
+    public var tombstones: [String: Tombstone] = [:]
+
+    /// An empty history: a source the state has never seen.
+    public init(name: String) {
+        self.name = name
+    }
+}
+
+/// One source's health, for `tributary status`.
+public struct SourceHealth: Sendable, Hashable {
+    /// The source's name.
+    public var name: String
+    /// When a run last tried it.
+    public var lastAttempt: Date?
+    /// When it last succeeded.
+    public var lastSuccess: Date?
+    /// Failures since the last success.
+    public var consecutiveFailures: Int
+    /// The last failure's message.
+    public var lastError: String?
+    /// The HTTP status of its last first request.
+    public var lastHTTPStatus: Int?
+    /// How many items the state holds for it.
+    public var storedItems: Int
+}
+
+/// One finished run, as the state records it.
+public struct RunRecord: Sendable, Hashable {
+    /// When it started.
+    public var started: Date
+    /// How long it took, in seconds.
+    public var duration: Double
+    /// Its exit status.
+    public var status: Int
+    /// How many sources ran.
+    public var sources: Int
+    /// How many failed.
+    public var failed: Int
+    /// How many items the river held.
+    public var items: Int
+    /// How many items were new.
+    public var newItems: Int
+
+    /// Creates a record.
+    public init(started: Date, duration: Double, status: Int, sources: Int, failed: Int, items: Int, newItems: Int) {
+        self.started = started
+        self.duration = duration
+        self.status = status
+        self.sources = sources
+        self.failed = failed
+        self.items = items
+        self.newItems = newItems
+    }
+}

@@ -1,0 +1,284 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Running from cron: the real binary against a loopback server, many runs over one state file.
+@Suite("State across runs", .serialized)
+struct StateEndToEndTests {
+    /// An RSS document with one item per id (title "Story <id>", dated a day apart).
+    static func rss(_ ids: [String]) -> [UInt8] {
+        var text = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Loop</title><link>http://127.0.0.1/</link>"
+        for (index, id) in ids.enumerated() {
+            text += "<item><guid>\(id)</guid><title>Story \(id)</title><link>http://127.0.0.1/\(id)</link>"
+            text += "<pubDate>\(10 + index) Nov 2026 08:00:00 GMT</pubDate></item>"
+        }
+        return Array((text + "</channel></rss>").utf8)
+    }
+
+    static func config(_ server: LoopbackServer, paths: [String], extra: String = "") -> String {
+        var text = "title: State test\n\(extra)sources:\n"
+        for path in paths {
+            text += "  - name: \(path.replacingOccurrences(of: ".xml", with: ""))\n    adapter: rss\n    url: \(server.url("/" + path))\n"
+        }
+        return text + "outputs:\n  - type: jsonfeed\n    path: out/river.json\n"
+    }
+
+    static func titles(_ folder: TemporaryDirectory) throws -> [String] {
+        let data = try Data(contentsOf: folder.url.appendingPathComponent("out/river.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (json["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }.sorted()
+    }
+
+    static func report(_ folder: TemporaryDirectory) throws -> [String: Any] {
+        let data = try Data(contentsOf: folder.url.appendingPathComponent("report.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    static func sources(_ report: [String: Any]) -> [String: [String: Any]] {
+        Dictionary(uniqueKeysWithValues: (report["sources"] as? [[String: Any]] ?? []).map { ($0["name"] as? String ?? "", $0) })
+    }
+
+    @Test("The second run against unchanged servers sends validators, gets 304s and keeps every item")
+    func conditionalGET() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route(
+            "/a.xml", .cached(body: Self.rss(["a1", "a2"]), contentType: "application/rss+xml", etag: "\"a-v1\"", lastModified: nil))
+        server.route(
+            "/b.xml",
+            .cached(
+                body: Self.rss(["b1"]), contentType: "application/rss+xml", etag: nil,
+                lastModified: LoopbackServer.httpDate(secondsSince1970: 1_790_000_000)))
+        let folder = try TemporaryDirectory()
+        try folder.write(Self.config(server, paths: ["a.xml", "b.xml"]), to: "feeds.yaml")
+
+        let first = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardError.contains("3 items (3 new)"))
+        #expect(server.requests("/a.xml").first.map { header("If-None-Match", in: $0) } == .some(nil))
+
+        let second = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(try Self.titles(folder) == ["Story a1", "Story a2", "Story b1"])
+        let a = try #require(server.requests("/a.xml").last)
+        let b = try #require(server.requests("/b.xml").last)
+        #expect(header("If-None-Match", in: a) == "\"a-v1\"")
+        #expect(header("If-Modified-Since", in: b) == LoopbackServer.httpDate(secondsSince1970: 1_790_000_000))
+        let sources = Self.sources(try Self.report(folder))
+        #expect(sources["a"]?["status"] as? String == "not-modified")
+        #expect(sources["a"]?["http_status"] as? Int == 304)
+        #expect(sources["b"]?["http_status"] as? Int == 304)
+        #expect(sources["a"]?["items"] as? Int == 2)
+        #expect(sources["a"]?["new_items"] as? Int == 0)
+        #expect(second.standardError.contains("not-modified"), "the table shows it:\n\(second.standardError)")
+
+        // When the document changes, the server answers 200 again and the new item is new.
+        server.route(
+            "/a.xml", .cached(body: Self.rss(["a3", "a1"]), contentType: "application/rss+xml", etag: "\"a-v2\"", lastModified: nil))
+        let third = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        #expect(third.status == 0)
+        #expect(Self.sources(try Self.report(folder))["a"]?["new_items"] as? Int == 1)
+        #expect(try Self.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1"], "a2 stays in the river as history")
+    }
+
+    @Test("A failing source contributes its last good items until stale_after, and the failure is reported")
+    func staleFallback() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/ok.xml", .ok(body: Self.rss(["k1"]), contentType: "application/rss+xml"))
+        server.route(
+            "/flaky.xml", .sequence([.ok(body: Self.rss(["f1", "f2"]), contentType: "application/rss+xml"), .status(503, body: "down")]))
+        let folder = try TemporaryDirectory()
+        try folder.write(Self.config(server, paths: ["ok.xml", "flaky.xml"], extra: "defaults:\n  stale_after: 3s\n"), to: "feeds.yaml")
+
+        let first = try await TributaryBinary.run(["run", "-q"], in: folder.url.path)
+        #expect(first.status == 0)
+        let failing = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        #expect(failing.status == 2, "a failure is still reported: \(failing.standardError)")
+        #expect(try Self.titles(folder) == ["Story f1", "Story f2", "Story k1"])
+        let flaky = Self.sources(try Self.report(folder))["flaky"]
+        #expect(flaky?["status"] as? String == "stale")
+        #expect(flaky?["http_status"] as? Int == 503)
+        #expect((flaky?["error"] as? String)?.contains("HTTP 503") == true)
+        #expect(failing.standardError.contains("using its last good items"))
+
+        try await Task.sleep(for: .seconds(3.5))
+        let expired = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        #expect(expired.status == 2)
+        #expect(try Self.titles(folder) == ["Story k1"], "past stale_after the failing source's items are gone")
+        #expect(Self.sources(try Self.report(folder))["flaky"]?["status"] as? String == "failed")
+
+        let status = try await TributaryBinary.run(["status"], in: folder.url.path)
+        #expect(status.status == 0)
+        #expect(status.standardOutput.contains("exit 2"))
+        let flakyLine = try #require(status.standardOutput.split(separator: "\n").first { $0.contains("flaky") })
+        #expect(flakyLine.contains("failing") && flakyLine.contains(" 2 ") && flakyLine.contains("HTTP 503"), "\(flakyLine)")
+    }
+
+    @Test("Two overlapping runs never interleave: the second exits 4 naming the holder, or waits with --wait")
+    func locking() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/slow.xml", .delay(milliseconds: 2_500, then: .ok(body: Self.rss(["s1"]), contentType: "application/rss+xml")))
+        let folder = try TemporaryDirectory()
+        try folder.write(Self.config(server, paths: ["slow.xml"]), to: "feeds.yaml")
+
+        let pid = try ChildProcess([TributaryBinary.path, "run", "-q"], directory: folder.url.path)
+            .spawn(standardOutput: "/dev/null", standardError: "/dev/null")
+        defer {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while server.requestCount("/slow.xml") == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(server.requestCount("/slow.xml") == 1, "the first run started fetching")
+
+        let second = try await TributaryBinary.run(["run"], in: folder.url.path)
+        #expect(second.status == 4)
+        #expect(second.standardError.contains("another run holds the lock"))
+        #expect(second.standardError.contains("(PID \(pid))"), "\(second.standardError)")
+        #expect(server.requestCount("/slow.xml") == 1, "the second run fetched nothing")
+
+        let waiting = try await TributaryBinary.run(["run", "-q", "--wait=2m"], in: folder.url.path)
+        #expect(waiting.status == 0, "\(waiting.standardError)")
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, WNOHANG) == pid || status == 0, "the first run had finished before the waiting one went on")
+        #expect(server.requestCount("/slow.xml") == 2)
+    }
+
+    @Test("A damaged state file stops the run with exit 5 and a way out; --reset-state keeps the old file aside")
+    func damagedState() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(String(decoding: Self.rss(["x"]), as: UTF8.self), to: "feed.xml")
+        try folder.write(
+            "sources:\n  - name: local\n    adapter: rss\n    url: feed.xml\noutputs:\n  - type: jsonfeed\n    path: out/river.json\n",
+            to: "feeds.yaml")
+        try folder.write(String(repeating: "garbage ", count: 1000), to: ".tributary/state.sqlite")
+
+        let refused = try await TributaryBinary.run(["run"], in: folder.url.path)
+        #expect(refused.status == 5)
+        #expect(refused.standardError.contains(folder.path(".tributary/state.sqlite")))
+        #expect(refused.standardError.contains("--reset-state"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out/river.json")), "nothing was written")
+
+        let reset = try await TributaryBinary.run(["run", "--reset-state"], in: folder.url.path)
+        #expect(reset.status == 0, "\(reset.standardError)")
+        #expect(reset.standardError.contains("moved the state file aside"))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path(".tributary")).filter { $0.contains(".broken-") }
+        #expect(kept.count == 1)
+        #expect(try folder.read(".tributary/" + kept[0]).hasPrefix("garbage "))
+
+        let stateless = try await TributaryBinary.run(["run", "--no-state", "--state", "x.sqlite"], in: folder.url.path)
+        #expect(stateless.status == 1, "contradictory options are a usage error")
+    }
+
+    @Test("--no-state and 'state: off' leave no state behind; --state puts it where asked")
+    func stateLocation() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(String(decoding: Self.rss(["x"]), as: UTF8.self), to: "feed.xml")
+        let config =
+            "sources:\n  - name: local\n    adapter: rss\n    url: feed.xml\noutputs:\n  - type: jsonfeed\n    path: out/river.json\n"
+        try folder.write(config, to: "feeds.yaml")
+        #expect(try await TributaryBinary.run(["run", "-q", "--no-state"], in: folder.url.path).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.path(".tributary")))
+        #expect(try await TributaryBinary.run(["run", "-q", "--state", "elsewhere/s.db"], in: folder.url.path).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.path("elsewhere/s.db")))
+        try folder.write("state: off\n" + config, to: "feeds.yaml")
+        #expect(try await TributaryBinary.run(["run", "-q"], in: folder.url.path).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.path(".tributary")))
+        try folder.write("state: var/state.sqlite\nretention: 7d\n" + config, to: "feeds.yaml")
+        #expect(try await TributaryBinary.run(["run", "-q"], in: folder.url.path).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.path("var/state.sqlite")))
+    }
+
+    /// SIGKILL at random moments of many runs: the state always opens and each output is the old
+    /// file or a complete new one.
+    @Test("Random kills never damage the state or leave a partial output")
+    func randomKills() async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-kill-state")
+        try folder.write(CLIFixtures.largeFeed(count: 1_500), to: "large.json")
+        try folder.write(
+            "sources:\n  - name: large\n    adapter: jsonfeed\n    url: large.json\noutputs:\n  - type: atom\n    path: out/river.atom\n",
+            to: "feeds.yaml")
+        let started = ContinuousClock.now
+        let reference = try await TributaryBinary.run(["run", "-q"], in: folder.url.path)
+        #expect(reference.status == 0)
+        let runTime = ContinuousClock.now - started
+        let complete = try folder.read("out/river.atom")
+        let old = "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><!-- old --></feed>\n"
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<10 {
+            try folder.write(old, to: "out/river.atom")
+            let pid = try ChildProcess([TributaryBinary.path, "run", "-q"], directory: folder.url.path)
+                .spawn(standardOutput: "/dev/null", standardError: "/dev/null")
+            try await Task.sleep(for: runTime * Double.random(in: 0.1...1.2, using: &generator))
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            let now = try folder.read("out/river.atom")
+            #expect(now == old || now == complete, "round \(round): a kill left a partial file of \(now.utf8.count) bytes")
+            let check = try await TributaryBinary.run(["status", "--runs", "1"], in: folder.url.path)
+            #expect(check.status == 0, "round \(round): the state does not open: \(check.standardError)")
+        }
+        let final = try await TributaryBinary.run(["run", "-q"], in: folder.url.path)
+        #expect(final.status == 0)
+        #expect(try folder.read("out/river.atom") == complete)
+    }
+
+    @Test("run --every repeats until SIGTERM, then finishes and exits with the last run's status")
+    func everyStopsOnSignal() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(String(decoding: Self.rss(["x"]), as: UTF8.self), to: "feed.xml")
+        try folder.write(
+            "sources:\n  - name: local\n    adapter: rss\n    url: feed.xml\noutputs:\n  - type: jsonfeed\n    path: out/river.json\n",
+            to: "feeds.yaml")
+        let pid = try ChildProcess([TributaryBinary.path, "run", "--every", "1s"], directory: folder.url.path)
+            .spawn(standardOutput: "/dev/null", standardError: folder.path("stderr.txt"))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let runs = (try? folder.read("stderr.txt"))?.components(separatedBy: "1 item (").count ?? 0
+            if runs >= 3 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let log = try folder.read("stderr.txt")
+        #expect(log.components(separatedBy: "1 item (").count - 1 >= 2, "it ran repeatedly:\n\(log)")
+        #expect(log.contains("stopping on signal SIGTERM"))
+        #expect((status & 0x7f) == 0, "it exited rather than dying of the signal")
+        #expect((status >> 8) & 0xff == 0)
+    }
+}
+
+@Suite("Progress line")
+struct ProgressLineTests {
+    @Test("On a terminal a live progress line shows while fetching; not when standard error is a file")
+    func progressOnlyOnATerminal() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(String(decoding: StateEndToEndTests.rss(["x", "y"]), as: UTF8.self), to: "feed.xml")
+        try folder.write(
+            "sources:\n  - name: local\n    adapter: rss\n    url: feed.xml\noutputs:\n  - type: jsonfeed\n    path: out/river.json\n",
+            to: "feeds.yaml")
+        // script(1) (util-linux, always on Debian) runs the command on a pseudo-terminal.
+        let onTerminal = try await ChildProcess(
+            ["/usr/bin/script", "-qec", "'\(TributaryBinary.path)' run --no-state", "/dev/null"], directory: folder.url.path
+        ).run()
+        #expect(onTerminal.status == 0, "\(onTerminal.standardOutput)")
+        #expect(onTerminal.standardOutput.contains("\r\u{1B}[2Kfetching 1/1 sources, "), "\(onTerminal.standardOutput)")
+        let piped = try await TributaryBinary.run(["run", "--no-state"], in: folder.url.path)
+        #expect(piped.status == 0)
+        #expect(!piped.standardError.contains("fetching") && !piped.standardError.contains("\u{1B}"))
+    }
+}
+
+private func header(_ name: String, in request: LoopbackRequest) -> String? {
+    request.headers.first { $0.0.lowercased() == name.lowercased() }?.1
+}

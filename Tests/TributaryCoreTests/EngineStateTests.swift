@@ -1,0 +1,97 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+import TributaryModel
+import TributaryState
+
+@testable import TributaryCore
+
+/// `adapter: dateless` — items without dates whose titles the test changes between runs.
+struct DatelessAdapter: SourceAdapter {
+    static let kind = "dateless"
+    static let summary = "Items without dates, for tests of first-seen times"
+    static let options = [AdapterOption("ids", .string, required: true, help: "comma-separated ids")]
+    var ids: [String]
+
+    init(options: AdapterOptions) throws(ConfigError) {
+        ids = (options.string("ids") ?? "").split(separator: ",").map(String.init)
+    }
+
+    func fetch(in context: FetchContext) async throws -> SourceResult {
+        SourceResult(items: ids.map { Item(id: $0, source: context.sourceName, url: "https://example.org/\($0)", title: "Story \($0)") })
+    }
+}
+
+@Suite("Engine with a state store")
+struct EngineStateTests {
+    func configuration(_ ids: String, in folder: TemporaryDirectory) throws -> Configuration {
+        let loader = ConfigLoader(registry: AdapterRegistry([DatelessAdapter.self, StaticAdapter.self]), environment: [:])
+        return try loader.load(
+            file: try folder.write(
+                "sources:\n  - {name: d, adapter: dateless, ids: \"\(ids)\"}\noutputs:\n  - {type: stdout}\n", to: "feeds.yaml"))
+    }
+
+    @Test("An item without a date is dated when first seen, and keeps that date on later runs")
+    func firstSeenDates() async throws {
+        let folder = try TemporaryDirectory()
+        let store = try StateStore(path: folder.path("state.sqlite"))
+        let first = await Engine(fetcher: InMemoryFetcher(), clock: { fixedNow }, state: store)
+            .run(try configuration("a,b", in: folder))
+        #expect(first.items.map(\.published) == [fixedNow, fixedNow])
+        #expect(first.newItemCount == 2)
+
+        let second = await Engine(fetcher: InMemoryFetcher(), clock: { at(3600) }, state: store)
+            .run(try configuration("c,a", in: folder))
+        let dates = Dictionary(uniqueKeysWithValues: second.items.map { ($0.id, $0.published) })
+        #expect(dates == ["a": fixedNow, "b": fixedNow, "c": at(3600)], "b stays as history; c is dated now")
+        #expect(second.items.first?.id == "c", "newest first")
+        #expect(second.newItemCount == 1)
+        #expect(second.sources.first?.status == .ok)
+
+        // Without a state, the date is the run's time every time.
+        let stateless = await Engine(fetcher: InMemoryFetcher(), clock: { at(7200) }).run(try configuration("a", in: folder))
+        #expect(stateless.items.map(\.published) == [at(7200)])
+        #expect(stateless.newItemCount == nil)
+    }
+
+    @Test("A dry run reads the state but writes nothing to it")
+    func dryRunWritesNoState() async throws {
+        let folder = try TemporaryDirectory()
+        let store = try StateStore(path: folder.path("state.sqlite"))
+        let engine = Engine(fetcher: InMemoryFetcher(), clock: { fixedNow }, state: store)
+        _ = await engine.run(try configuration("a", in: folder), options: RunOptions(dryRun: true))
+        #expect(try store.recentRuns(limit: 5).isEmpty)
+        #expect(try store.histories(for: ["d"])["d"]?.items.isEmpty == true)
+        _ = await engine.run(try configuration("a", in: folder))
+        #expect(try store.recentRuns(limit: 5).count == 1)
+    }
+
+    @Test("Progress is reported per source and per body received")
+    func progress() async throws {
+        let folder = try TemporaryDirectory()
+        let fetcher = InMemoryFetcher()
+        fetcher.serve("https://feeds.example.org/a", body: String(repeating: "x", count: 1000))
+        let configuration = try ConfigLoader(registry: AdapterRegistry([StaticAdapter.self]), environment: [:]).load(
+            file: try folder.write(
+                """
+                sources:
+                  - {name: a, adapter: static, count: 1, url: "https://feeds.example.org/a"}
+                  - {name: b, adapter: static, count: 1, fail: nope}
+                outputs: [{type: stdout}]
+                """, to: "feeds.yaml"))
+        let seen = ProgressLog()
+        var options = RunOptions()
+        options.progress = { seen.append($0) }
+        _ = await Engine(fetcher: fetcher, clock: { fixedNow }).run(configuration, options: options)
+        let last = try #require(seen.all.last)
+        #expect(last == RunProgress(done: 2, total: 2, bytes: 1000, failed: 1))
+        #expect(seen.all.contains { $0.bytes == 1000 && $0.done < 2 } || seen.all.count == 3)
+    }
+
+    final class ProgressLog: Sendable {
+        private let entries = Mutex<[RunProgress]>([])
+        func append(_ progress: RunProgress) { entries.withLock { $0.append(progress) } }
+        var all: [RunProgress] { entries.withLock { $0 } }
+    }
+}

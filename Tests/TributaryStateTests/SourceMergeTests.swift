@@ -1,0 +1,160 @@
+import Foundation
+import TestSupport
+import Testing
+import TributaryModel
+
+@testable import TributaryState
+
+/// Runs through a real state file, one simulated run at a time.
+struct Timeline {
+    let store: StateStore
+    var now = Date(timeIntervalSince1970: 1_780_000_000)
+    var retention: TimeInterval = 30 * 86400
+    var staleAfter: TimeInterval = 86400
+
+    init(_ folder: TemporaryDirectory) throws {
+        store = try StateStore(path: folder.path("state.sqlite"))
+    }
+
+    /// One run of source "s" with the given answer; returns its merge after committing it.
+    @discardableResult
+    mutating func run(_ outcome: SourceOutcome, after interval: TimeInterval = 3600) throws -> SourceMerge {
+        now = now.addingTimeInterval(interval)
+        let history = try #require(try store.histories(for: ["s"])["s"])
+        let merge = SourceMerge.merge(history, outcome: outcome, now: now, retention: retention, staleAfter: staleAfter)
+        try store.commit(
+            [merge],
+            run: RunRecord(started: now, duration: 0, status: 0, sources: 1, failed: 0, items: merge.items.count, newItems: merge.newCount),
+            retention: retention)
+        return merge
+    }
+
+    static func fetched(_ ids: [String]) -> SourceOutcome {
+        .fetched(
+            items: ids.map { Item(id: $0, source: "s", url: "https://e.com/\($0)", title: "Title \($0)") }, feed: nil, validators: nil,
+            httpStatus: 200)
+    }
+}
+
+@Suite("Merging a source's answer with its history")
+struct SourceMergeTests {
+    @Test("First-seen times stay put across runs; only unseen ids are new")
+    func firstSeenIsStable() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        let first = try timeline.run(Timeline.fetched(["a", "b"]))
+        #expect(first.newCount == 2)
+        let firstSeen = timeline.now
+        let second = try timeline.run(Timeline.fetched(["c", "a", "b"]))
+        #expect(second.newCount == 1)
+        let byID = Dictionary(uniqueKeysWithValues: second.items.map { ($0.item.id, $0) })
+        #expect(byID["a"]?.firstSeen == firstSeen)
+        #expect(byID["c"]?.firstSeen == timeline.now)
+        #expect(second.items.prefix(3).map(\.item.id) == ["c", "a", "b"], "served items first, in the source's order")
+    }
+
+    @Test("The river keeps items the source no longer serves, until retention after they were first seen")
+    func historyAndRetention() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        timeline.retention = 10 * 86400
+        try timeline.run(Timeline.fetched(["old"]))
+        let later = try timeline.run(Timeline.fetched(["new"]), after: 86400)
+        #expect(later.items.map(\.item.id) == ["new", "old"])
+        #expect(later.items.map(\.served) == [true, false])
+        let expired = try timeline.run(Timeline.fetched(["new"]), after: 10 * 86400)
+        #expect(expired.items.map(\.item.id) == ["new"], "'old' aged out")
+        let history = try #require(try timeline.store.histories(for: ["s"])["s"])
+        #expect(history.tombstones["old"] != nil, "an aged-out item leaves a tombstone")
+        #expect(!history.items.contains { $0.item.id == "old" })
+        let back = try timeline.run(Timeline.fetched(["new", "old"]))
+        #expect(back.newCount == 0, "an item that comes back within the tombstone's life is not new")
+        #expect(back.items.first { $0.item.id == "old" }?.firstSeen == Date(timeIntervalSince1970: 1_780_000_000 + 3600))
+    }
+
+    @Test("An item the source still serves stays, however old")
+    func servedItemsNeverAgeOut() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        timeline.retention = 86400
+        try timeline.run(Timeline.fetched(["evergreen"]))
+        let much = try timeline.run(Timeline.fetched(["evergreen"]), after: 90 * 86400)
+        #expect(much.items.map(\.item.id) == ["evergreen"])
+        #expect(much.newCount == 0)
+    }
+
+    @Test("Not modified: the served items come back from the state, validators kept")
+    func notModified() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        let validators = StoredValidators(url: "http://127.0.0.1/f", etag: "\"1\"", lastModified: nil)
+        try timeline.run(.fetched(items: [Item(id: "a", source: "s")], feed: FeedInfo(title: "F"), validators: validators, httpStatus: 200))
+        let unchanged = try timeline.run(.notModified(httpStatus: 304))
+        #expect(unchanged.status == .notModified)
+        #expect(unchanged.items.map(\.item.id) == ["a"])
+        #expect(unchanged.items.allSatisfy { $0.served })
+        #expect(unchanged.feed?.title == "F")
+        let history = try #require(try timeline.store.histories(for: ["s"])["s"])
+        #expect(history.validators == validators)
+        #expect(history.lastSuccess == timeline.now)
+        #expect(history.items.first?.lastSeen == timeline.now)
+    }
+
+    @Test("A failing source serves its last good items while they are fresh enough, then nothing")
+    func staleFallback() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        timeline.staleAfter = 6 * 3600
+        try timeline.run(Timeline.fetched(["a", "b"]))
+        let stale = try timeline.run(.failed(error: "HTTP 503", httpStatus: 503), after: 3600)
+        #expect(stale.status == .stale)
+        #expect(stale.items.map(\.item.id) == ["a", "b"])
+        let expired = try timeline.run(.failed(error: "HTTP 503", httpStatus: 503), after: 6 * 3600)
+        #expect(expired.status == .failed)
+        #expect(expired.items.isEmpty)
+        let history = try #require(try timeline.store.histories(for: ["s"])["s"])
+        #expect(history.consecutiveFailures == 2)
+        #expect(history.items.count == 2, "the items are kept for when the source recovers")
+        let recovered = try timeline.run(Timeline.fetched(["a", "b"]))
+        #expect(recovered.newCount == 0)
+        #expect(try timeline.store.histories(for: ["s"])["s"]?.consecutiveFailures == 0)
+    }
+
+    @Test("A source that never worked has nothing to fall back on")
+    func neverWorked() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        let failed = try timeline.run(.failed(error: "no", httpStatus: nil))
+        #expect(failed.status == .failed && failed.items.isEmpty)
+    }
+
+    @Test("A change of id scheme re-keys stored items by link and title instead of making them new")
+    func identityMigration() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        try timeline.run(Timeline.fetched(["old-a", "old-b"]))
+        timeline.retention = 2 * 3600
+        try timeline.run(Timeline.fetched(["old-a"]), after: 3 * 3600)  // old-b ages out into a tombstone
+        try timeline.store.execute("UPDATE sources SET identity_scheme = \(StableID.schemeVersion - 1)")
+        // The same stories, ids now derived differently; match keys (link + title) stay.
+        let items = [
+            Item(id: "new-a", source: "s", url: "https://e.com/old-a", title: "Title old-a"),
+            Item(id: "new-b", source: "s", url: "https://e.com/old-b", title: "Title old-b"),
+            Item(id: "new-c", source: "s", url: "https://e.com/c", title: "Fresh"),
+        ]
+        let migrated = try timeline.run(.fetched(items: items, feed: nil, validators: nil, httpStatus: 200))
+        #expect(migrated.newCount == 1, "only new-c is new")
+        #expect(migrated.items.first { $0.item.id == "new-a" }?.firstSeen == Date(timeIntervalSince1970: 1_780_000_000 + 3600))
+        let history = try #require(try timeline.store.histories(for: ["s"])["s"])
+        #expect(Set(history.items.map(\.item.id)) == ["new-a", "new-b", "new-c"])
+        #expect(history.tombstones["old-b"] == nil)
+        #expect(history.identityScheme == StableID.schemeVersion)
+        // Once migrated, matching by link and title is off: a different id is a different item.
+        let later = try timeline.run(
+            .fetched(
+                items: [Item(id: "other", source: "s", url: "https://e.com/c", title: "Fresh")], feed: nil, validators: nil, httpStatus: 200
+            ))
+        #expect(later.newCount == 1)
+    }
+
+    @Test("Duplicate ids within one answer count once")
+    func duplicateIDs() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        let merge = try timeline.run(Timeline.fetched(["a", "a", "b"]))
+        #expect(merge.items.map(\.item.id) == ["a", "b"])
+        #expect(merge.newCount == 2)
+    }
+}

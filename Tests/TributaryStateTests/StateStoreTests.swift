@@ -1,0 +1,249 @@
+import Foundation
+import TestSupport
+import Testing
+import TributaryModel
+
+@testable import TributaryState
+
+@Suite("State store: files, schema, corruption")
+struct StateStoreTests {
+    let now = Date(timeIntervalSince1970: 1_780_000_000)
+
+    @Test("Items survive the codec with every field, dates to the fraction of a second")
+    func codecRoundTrip() {
+        var item = Item(
+            id: "a-1", source: "news", url: "https://example.com/a", title: "标题 & <title>", summary: "sum",
+            contentHTML: "<p>x</p>", image: "https://example.com/i.png",
+            authors: [Author(name: "Ann", url: "https://ann.example", avatar: "https://ann.example/a.png"), Author(name: "Bo")],
+            published: Date(timeIntervalSince1970: 1_700_000_000.123), updated: Date(timeIntervalSince1970: 1_700_000_100),
+            tags: ["swift", "新闻"],
+            attachments: [
+                Attachment(url: "https://e.com/a.mp3", mimeType: "audio/mpeg", title: "ep", sizeInBytes: 12, durationInSeconds: 60)
+            ],
+            metrics: ["comments": 4, "likes": 10],
+            extras: ["pinned": .bool(true), "layout": .string("three"), "ratio": .double(1.5), "rank": .int(3)],
+            duplicates: [DuplicateReference(source: "other", url: "https://o.example/a", title: "Same")])
+        item.score = nil
+        let decoded = ItemCodec.decodeItem(ItemCodec.encode(item))
+        #expect(decoded == item)
+        let minimal = Item(id: "m", source: "s")
+        #expect(ItemCodec.decodeItem(ItemCodec.encode(minimal)) == minimal)
+        #expect(ItemCodec.decodeItem(Array("not json".utf8)) == nil)
+        let feed = FeedInfo(title: "T", homePageURL: "https://e.com", authors: [Author(name: "A")], language: "zh", updated: now)
+        #expect(ItemCodec.decodeFeed(ItemCodec.encode(feed)) == feed)
+    }
+
+    @Test("A new file is created with its folder, at the current schema, in WAL mode")
+    func createsFile() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("deep/er/state.sqlite")
+        let store = try StateStore(path: path)
+        let version = try store.integer("PRAGMA user_version")
+        let journal = try store.access { database throws(SQLiteError) in
+            let statement = try database.prepare("PRAGMA journal_mode")
+            _ = try statement.step()
+            return statement.text(0)
+        }
+        #expect(version == StateStore.schemaVersion)
+        #expect(journal == "wal")
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("A file of the first schema version is migrated forward with its data, match keys filled in")
+    func migratesFromVersionOne() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite")
+        let item = Item(id: "x1", source: "news", url: "https://e.com/x", title: "Old item")
+        do {
+            let old = try StateStore(path: path, upTo: 1)
+            try old.access { database throws(SQLiteError) in
+                try database.prepare(
+                    "INSERT INTO items (source, id, first_seen, last_seen, served, data) VALUES ('news', 'x1', 100, 200, 1, ?)"
+                ).bind(.blob(ItemCodec.encode(item))).run()
+                try database.execute(
+                    "INSERT INTO sources (name, last_success, consecutive_failures, validator_url, etag) VALUES ('news', 200, 0, 'http://127.0.0.1/x', '\"v1\"')"
+                )
+            }
+            #expect(try old.integer("PRAGMA user_version") == 1)
+            old.close()
+        }
+        let store = try StateStore(path: path)
+        #expect(try store.integer("PRAGMA user_version") == StateStore.schemaVersion)
+        let key = try store.access { database throws(SQLiteError) in
+            let statement = try database.prepare("SELECT match_key FROM items WHERE id = 'x1'")
+            _ = try statement.step()
+            return statement.text(0)
+        }
+        #expect(key == "https://e.com/x\nOld item")
+        let history = try #require(try store.histories(for: ["news"])["news"])
+        #expect(history.items.map(\.item) == [item])
+        #expect(history.items.first?.firstSeen == Date(timeIntervalSince1970: 100))
+        #expect(history.validators == StoredValidators(url: "http://127.0.0.1/x", etag: "\"v1\"", lastModified: nil))
+        #expect(try store.recentRuns(limit: 5).isEmpty, "the runs table exists after the migration")
+    }
+
+    @Test("A file from a newer Tributary is refused and left byte-for-byte untouched")
+    func refusesNewerSchema() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite")
+        do {
+            let store = try StateStore(path: path)
+            try store.execute("PRAGMA user_version = 99; PRAGMA wal_checkpoint(TRUNCATE)")
+            store.close()
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            try StateStore(path: path)
+        } throws: { error in
+            guard let error = error as? StateError, case .newerSchema(found: 99, supported: StateStore.schemaVersion) = error.kind else {
+                return false
+            }
+            return error.description.contains(path) && error.description.contains("newer Tributary")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("A damaged file is a clear error naming the file and --reset-state; moving it aside keeps it")
+    func damagedFile() throws {
+        let folder = try TemporaryDirectory()
+        let path = try folder.write(String(repeating: "this is not a database\n", count: 100), to: "state.sqlite")
+        #expect {
+            try StateStore(path: path)
+        } throws: { error in
+            guard let error = error as? StateError, error.kind == .corrupt else { return false }
+            return error.description.contains(path) && error.description.contains("--reset-state")
+        }
+        let moved = try #require(try StateStore.moveAside(path: path, now: now))
+        #expect(moved == path + ".broken-1780000000")
+        #expect(try String(contentsOfFile: moved, encoding: .utf8).hasPrefix("this is not a database"))
+        let fresh = try StateStore(path: path)
+        #expect(try fresh.histories(for: ["a"])["a"]?.items.isEmpty == true)
+    }
+
+    @Test("A file whose pages were overwritten in the middle is reported as damaged")
+    func overwrittenPages() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite")
+        do {
+            let store = try StateStore(path: path)
+            let items = (0..<400).map {
+                StoredItem(
+                    item: Item(id: "i\($0)", source: "s", title: String(repeating: "t", count: 300)), firstSeen: now, lastSeen: now,
+                    served: true)
+            }
+            let merge = SourceMerge.merge(
+                SourceHistory(name: "s"), outcome: .fetched(items: items.map(\.item), feed: nil, validators: nil, httpStatus: 200),
+                now: now, retention: 86400, staleAfter: 86400)
+            try store.commit(
+                [merge], run: RunRecord(started: now, duration: 1, status: 0, sources: 1, failed: 0, items: 400, newItems: 400),
+                retention: 86400)
+            try store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            store.close()
+        }
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: 4096 * 3)
+        handle.write(Data(repeating: 0xA5, count: 4096 * 4))
+        try handle.close()
+        #expect {
+            let store = try StateStore(path: path)
+            _ = try store.histories(for: ["s"])
+        } throws: { error in
+            (error as? StateError)?.kind == .corrupt
+        }
+    }
+
+    @Test("Commit and reload: items with first-seen times, health, validators, runs")
+    func commitAndReload() throws {
+        let folder = try TemporaryDirectory()
+        let store = try StateStore(path: folder.path("state.sqlite"))
+        let items = [Item(id: "1", source: "s", title: "One"), Item(id: "2", source: "s", title: "Two")]
+        let validators = StoredValidators(url: "http://127.0.0.1:1/feed", etag: "\"abc\"", lastModified: "Sat, 28 Nov 2026 10:00:00 GMT")
+        let merge = SourceMerge.merge(
+            SourceHistory(name: "s"), outcome: .fetched(items: items, feed: FeedInfo(title: "S"), validators: validators, httpStatus: 200),
+            now: now, retention: 86400, staleAfter: 3600)
+        let failing = SourceMerge.merge(
+            SourceHistory(name: "f"), outcome: .failed(error: "HTTP 500", httpStatus: 500), now: now, retention: 86400, staleAfter: 3600)
+        try store.commit(
+            [merge, failing], run: RunRecord(started: now, duration: 0.5, status: 2, sources: 2, failed: 1, items: 2, newItems: 2),
+            retention: 86400)
+        let histories = try store.histories(for: ["s", "f", "never"])
+        let s = try #require(histories["s"])
+        #expect(s.items.map(\.item.id).sorted() == ["1", "2"])
+        #expect(s.items.allSatisfy { $0.served && $0.firstSeen == now })
+        #expect(s.validators == validators)
+        #expect(s.feed?.title == "S")
+        #expect(s.lastSuccess == now)
+        #expect(s.identityScheme == StableID.schemeVersion)
+        let f = try #require(histories["f"])
+        #expect(f.consecutiveFailures == 1 && f.lastError == "HTTP 500" && f.lastHTTPStatus == 500 && f.lastSuccess == nil)
+        #expect(histories["never"]?.items.isEmpty == true)
+        let runs = try store.recentRuns(limit: 10)
+        #expect(runs == [RunRecord(started: now, duration: 0.5, status: 2, sources: 2, failed: 1, items: 2, newItems: 2)])
+        let health = try store.sourceHealth()
+        #expect(health.map(\.name) == ["f", "s"])
+        #expect(health.map(\.storedItems) == [0, 2])
+    }
+}
+
+@Suite("Run lock")
+struct RunLockTests {
+    @Test("A second lock on the same file is refused, naming the holder's PID; released on deinit")
+    func exclusive() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite.lock")
+        var first: RunLock? = try RunLock(path: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "\(getpid())\n")
+        #expect {
+            try RunLock(path: path)
+        } throws: { error in
+            guard let failure = error as? RunLock.Failure, case .held(_, let pid) = failure else { return false }
+            return pid == getpid() && failure.description.contains("PID \(getpid())") && failure.description.contains("--wait")
+        }
+        withExtendedLifetime(first) {}
+        first = nil
+        let second = try RunLock(path: path)
+        withExtendedLifetime(second) {}
+    }
+
+    @Test("Waiting for a lock succeeds once the holder lets go")
+    func waits() async throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("lock")
+        let holder = Holder(try RunLock(path: path))
+        Task.detached {
+            try? await Task.sleep(for: .milliseconds(300))
+            holder.release()
+        }
+        let second = try RunLock(path: path, wait: .seconds(60))
+        #expect(second.path == path)
+    }
+
+    @Test("A lock file in a folder that cannot exist is an 'unusable' failure, not 'held'")
+    func unusable() throws {
+        #expect {
+            try RunLock(path: "/proc/no-such-folder/lock")
+        } throws: { error in
+            (error as? RunLock.Failure)?.isHeld == false
+        }
+    }
+
+    /// Lets another task drop the lock.
+    final class Holder: @unchecked Sendable {
+        private var lock: RunLock?
+        private let guardLock = NSLock()
+        init(_ lock: RunLock) { self.lock = lock }
+        func release() { guardLock.withLock { lock = nil } }
+    }
+}
+
+extension StateStore {
+    /// Runs SQL against the file, for tests that make or inspect particular states.
+    func execute(_ sql: String) throws {
+        try access { database throws(SQLiteError) in try database.execute(sql) }
+    }
+
+    /// The single integer a query returns.
+    func integer(_ sql: String) throws -> Int? {
+        try access { database throws(SQLiteError) in try database.integer(sql) }
+    }
+}

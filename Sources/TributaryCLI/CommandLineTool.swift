@@ -58,7 +58,7 @@ public enum CommandLineTool {
     static func overview() -> String {
         let width = commands.map(\.spec.name.count).max() ?? 0
         var lines = [
-            "Tributary \(Tributary.version): combine feeds and sites into one river (Atom, JSON Feed, terminal).",
+            "Tributary \(Tributary.version): combine feeds and sites into one river (Atom, RSS, JSON Feed, HTML, terminal).",
             "",
             "Usage: \(programName) <command> [options]",
             "",

@@ -15,7 +15,7 @@ struct CommandLineTests {
     @Test func helpListsCommandsAndExitStatuses() async {
         let result = await run(["--help"])
         #expect(result.status == 0)
-        for word in ["run", "check", "adapters", "version", "Exit status:", "3  nothing could be produced"] {
+        for word in ["run", "check", "adapters", "import-opml", "export-opml", "version", "Exit status:", "3  nothing could be produced"] {
             #expect(result.out.contains(word), "help lacks \(word)")
         }
         #expect(result.err.isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TributaryModel
+import TributaryState
 
 @testable import TributaryCore
 
@@ -84,6 +85,20 @@ struct HTMLRiverTests {
         let healthy = try Self.page(sources: [Self.reports[0]])
         #expect(try Self.texts(healthy, "//details[@class='health']/summary") == ["All 1 source ok"])
         #expect(try healthy.nodes(forXPath: "//details[@open]").isEmpty)
+    }
+
+    @Test func staleAndUnchangedSourcesAreNamedSo() throws {
+        var stale = SourceReport(name: "old", adapter: "rss", itemCount: 3, failure: "HTTP 503")
+        stale.status = .stale
+        var unchanged = SourceReport(name: "same", adapter: "rss", itemCount: 7)
+        unchanged.status = .notModified
+        var failed = SourceReport(name: "gone", adapter: "rss", failure: "host not found")
+        failed.status = .failed
+        let page = try Self.page(sources: [stale, unchanged, failed])
+        let lines = try Self.texts(page, "//details[@class='health']//li")
+        #expect(lines == ["old stale HTTP 503 3 items", "same unchanged 7 items", "gone failed host not found"])
+        #expect(try Self.texts(page, "//details[@class='health']//li/@class") == ["source stale", "source ok", "source failed"])
+        #expect(try Self.texts(page, "//details[@class='health']/summary") == ["2 of 3 sources failed"])
     }
 
     @Test func itemsAreGroupedByDayNewestFirst() throws {

@@ -192,7 +192,7 @@ public struct OutputConfig: Sendable, Hashable {
     public var path: URL?
     /// The path as written in the configuration, for messages.
     public var displayPath: String?
-    /// The public URL of the file, written as the feed's self link.
+    /// The public URL of the file: the feed's self link, the HTML page's canonical link.
     public var url: String?
     /// The most items written; nil for all.
     public var limit: Int?

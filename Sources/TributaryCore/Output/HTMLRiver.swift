@@ -1,5 +1,6 @@
 public import Foundation
 public import TributaryModel
+import TributaryState
 import TributarySyndication
 
 /// The river as one self-contained HTML page: inline CSS, no scripts, no outside resources but
@@ -120,24 +121,36 @@ public struct HTMLRiver: Sendable {
             html += "<details class=\"health\"\(failed.isEmpty ? "" : " open=\"open\"")>\n"
             html += "<summary class=\"\(failed.isEmpty ? "ok" : "failed")\">\(Self.escape(summary))</summary>\n<ul>\n"
             for source in sources {
-                html +=
-                    "<li class=\"source \(source.succeeded ? "ok" : "failed")\"><span class=\"name\">\(Self.escape(source.name))</span> "
+                let (label, kind) = Self.health(source)
+                html += "<li class=\"source \(kind)\"><span class=\"name\">\(Self.escape(source.name))</span> "
+                html += "<span class=\"status\">\(label)</span>"
                 if let failure = source.failure {
-                    html += "<span class=\"status\">failed</span> <span class=\"reason\">\(Self.escape(failure))</span>"
-                } else {
-                    html +=
-                        "<span class=\"status\">ok</span> <span class=\"count\">\(source.itemCount) item\(source.itemCount == 1 ? "" : "s")</span>"
-                    if !source.problems.isEmpty {
-                        let count = source.problems.count
-                        let first = source.problems[0].description
-                        html += " <span class=\"warnings\" title=\"\(Self.escape(first))\">\(count) warning\(count == 1 ? "" : "s")</span>"
-                    }
+                    html += " <span class=\"reason\">\(Self.escape(failure))</span>"
+                }
+                if source.succeeded || source.status == .stale {
+                    html += " <span class=\"count\">\(source.itemCount) item\(source.itemCount == 1 ? "" : "s")</span>"
+                }
+                if !source.problems.isEmpty {
+                    let count = source.problems.count
+                    let first = source.problems[0].description
+                    html += " <span class=\"warnings\" title=\"\(Self.escape(first))\">\(count) warning\(count == 1 ? "" : "s")</span>"
                 }
                 html += "</li>\n"
             }
             html += "</ul>\n</details>\n"
         }
         html += "</header>\n"
+    }
+
+    /// What the page calls a source's outcome, and the class that colours it.
+    static func health(_ source: SourceReport) -> (label: String, kind: String) {
+        switch source.status {
+        case .stale: ("stale", "stale")
+        case .failed: ("failed", "failed")
+        case .notModified where source.succeeded: ("unchanged", "ok")
+        case .ok where source.succeeded: ("ok", "ok")
+        case .ok, .notModified: ("failed", "failed")
+        }
     }
 
     // MARK: Days and items
@@ -341,6 +354,7 @@ public struct HTMLRiver: Sendable {
         .health summary { cursor: pointer; }
         .health summary.failed, .source.failed .status { color: var(--bad); font-weight: 600; }
         .health summary.ok, .source.ok .status { color: var(--ok); }
+        .source.stale .status { color: var(--bad); }
         .health ul { list-style: none; padding: 0; margin: .5rem 0; }
         .health li { padding: .125rem 0; }
         .health .name { font-weight: 600; color: var(--fg); }

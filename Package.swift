@@ -36,6 +36,11 @@ let package = Package(
 
         // Adapters: one module per folder under Plugins/.
         .target(
+            name: "DeclarativeAdapters",
+            dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON", "TributarySyndication"],
+            path: "Plugins/Declarative"
+        ),
+        .target(
             name: "FeedAdapters",
             dependencies: ["TributaryCore", "TributarySyndication", "TributaryJSON"],
             path: "Plugins/Feed"
@@ -56,7 +61,8 @@ let package = Package(
         .target(
             name: "TributaryCLI",
             dependencies: [
-                "TributaryCore", "TributaryHTTP", "TributarySyndication", "FeedAdapters", "KanzhihuAdapter", "QdailyAdapter",
+                "TributaryCore", "TributaryHTTP", "TributarySyndication", "DeclarativeAdapters", "FeedAdapters", "KanzhihuAdapter",
+                "QdailyAdapter",
                 "ToutiaoAdapter",
             ]
         ),
@@ -91,6 +97,13 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TributaryHTTPTests", dependencies: ["TributaryHTTP", "TributaryCore", "TestSupport"]),
+        .testTarget(
+            name: "DeclarativeAdaptersTests",
+            dependencies: [
+                "DeclarativeAdapters", "QdailyAdapter", "TributaryCore", "TributaryHTTP", "TributaryModel", "TestSupport", "tributary",
+            ],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "FeedAdaptersTests",
             dependencies: ["FeedAdapters", "TributaryCore", "TributaryHTTP", "TestSupport"],

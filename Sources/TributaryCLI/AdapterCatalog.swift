@@ -1,3 +1,4 @@
+import DeclarativeAdapters
 import FeedAdapters
 import KanzhihuAdapter
 import QdailyAdapter
@@ -9,6 +10,7 @@ public import TributaryCore
 public enum AdapterCatalog {
     /// The registry the commands use.
     public static let registry = AdapterRegistry([
+        JSONAdapter.self,
         JSONFeedAdapter.self,
         FeedAdapter.self,
         KanzhihuAdapter.self,

@@ -81,6 +81,17 @@ public struct AdapterOptions: Sendable {
         return nil
     }
 
+    /// A structured option.
+    public func tree(_ name: String) -> OptionNode? {
+        if case .tree(let node) = values[name] { return node }
+        return nil
+    }
+
+    /// A configuration error located at a node of a structured option.
+    public func error(at line: Int, _ column: Int, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: line, column: column, message: "source '\(sourceName)': \(message)")
+    }
+
     /// A configuration error located at the option (or at the source when it was not written).
     public func error(_ name: String, _ message: String) -> ConfigError {
         let position = positions[name]

@@ -36,6 +36,11 @@ let package = Package(
 
         // Adapters: one module per folder under Plugins/.
         .target(
+            name: "CommandAdapter",
+            dependencies: ["TributaryCore", "TributaryModel", "TributarySyndication"],
+            path: "Plugins/Command"
+        ),
+        .target(
             name: "DeclarativeAdapters",
             dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON", "TributarySyndication"],
             path: "Plugins/Declarative"
@@ -61,7 +66,8 @@ let package = Package(
         .target(
             name: "TributaryCLI",
             dependencies: [
-                "TributaryCore", "TributaryHTTP", "TributarySyndication", "DeclarativeAdapters", "FeedAdapters", "KanzhihuAdapter",
+                "TributaryCore", "TributaryHTTP", "TributarySyndication", "CommandAdapter", "DeclarativeAdapters", "FeedAdapters",
+                "KanzhihuAdapter",
                 "QdailyAdapter",
                 "ToutiaoAdapter",
             ]
@@ -97,6 +103,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TributaryHTTPTests", dependencies: ["TributaryHTTP", "TributaryCore", "TestSupport"]),
+        .testTarget(
+            name: "CommandAdapterTests",
+            dependencies: ["CommandAdapter", "TributaryCore", "TributaryModel", "TestSupport", "tributary"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "DeclarativeAdaptersTests",
             dependencies: [

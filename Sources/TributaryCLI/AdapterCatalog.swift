@@ -1,3 +1,4 @@
+import CommandAdapter
 import DeclarativeAdapters
 import FeedAdapters
 import KanzhihuAdapter
@@ -10,6 +11,7 @@ public import TributaryCore
 public enum AdapterCatalog {
     /// The registry the commands use.
     public static let registry = AdapterRegistry([
+        CommandAdapter.self,
         JSONAdapter.self,
         JSONFeedAdapter.self,
         FeedAdapter.self,

@@ -297,8 +297,9 @@ extension YAMLNode {
 }
 
 /// Reads sizes such as `512KB`, `20MB`, `1GB` (binary multiples) or a plain byte count.
-enum ByteCountParser {
-    static func parse(_ text: String) -> Int? {
+public enum ByteCountParser {
+    /// The byte count `text` names, or nil.
+    public static func parse(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
         let digits = trimmed.prefix { $0.isNumber || $0 == "." }
         let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)

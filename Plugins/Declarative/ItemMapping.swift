@@ -51,10 +51,12 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
         var now: Date
     }
 
-    /// Builds an item; `evaluate` gives the texts an expression yields for this item, `explain`
-    /// says why an expression yielded nothing, `place` names the item (`response.feeds[3]`).
+    /// Builds an item; `evaluate` gives the texts an expression yields for this item, `markup`
+    /// the HTML it selects (for `content`; nil to use `evaluate`), `explain` says why an
+    /// expression yielded nothing, `place` names the item (`response.feeds[3]`).
     func item(
-        _ environment: Environment, place: String, evaluate: (Expression) -> [String], explain: (Expression) -> String
+        _ environment: Environment, place: String, evaluate: (Expression) -> [String],
+        markup: ((Expression) -> [String])? = nil, explain: (Expression) -> String
     ) -> Outcome {
         var problems: [Problem] = []
         var filled = Set<String>()
@@ -84,8 +86,17 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
         let url = link("url")
         var item = Item(id: "", source: environment.source, url: url)
         item.title = first("title")
-        if let summary = first("summary") { item.summary = HTMLSanitizer.plainText(fromHTML: summary) }
-        if let content = first("content") { item.contentHTML = HTMLSanitizer(baseURL: environment.pageURL).sanitize(content) }
+        if let rule = fields["summary"], let summary = (markup.map { rule.firstValues($0) } ?? rule.firstValues(evaluate)).first {
+            let text = HTMLSanitizer.plainText(fromHTML: summary)
+            if !text.isEmpty {
+                filled.insert("summary")
+                item.summary = text
+            }
+        }
+        if let rule = fields["content"], let content = (markup.map { rule.firstValues($0) } ?? rule.firstValues(evaluate)).first {
+            filled.insert("content")
+            item.contentHTML = HTMLSanitizer(baseURL: environment.pageURL).sanitize(content)
+        }
         item.image = link("image")
         item.published = date("published")
         item.updated = date("updated")

@@ -15,6 +15,7 @@ public enum AdapterCatalog {
         JSONAdapter.self,
         JSONFeedAdapter.self,
         FeedAdapter.self,
+        HTMLAdapter.self,
         KanzhihuAdapter.self,
         QdailyAdapter.self,
         ToutiaoAdapter.self,

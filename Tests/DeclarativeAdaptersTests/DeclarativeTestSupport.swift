@@ -19,7 +19,7 @@ enum DeclarativeTestSupport {
     }
 
     /// The registry of the adapters under test.
-    static let registry = AdapterRegistry([JSONAdapter.self])
+    static let registry = AdapterRegistry([JSONAdapter.self, HTMLAdapter.self])
 
     /// Loads a configuration from YAML text (file name `feeds.yaml`), anchored at `directory`.
     static func load(_ yaml: String, directory: URL = URL(fileURLWithPath: "/")) throws(ConfigErrors) -> Configuration {

@@ -9,7 +9,8 @@ public enum CommandLineTool {
 
     /// The commands, in the order `--help` lists them.
     static let commands: [CommandEntry] = [
-        CommandEntry(RunCommand.self), CommandEntry(CheckCommand.self), CommandEntry(ParseCommand.self), CommandEntry(AdaptersCommand.self),
+        CommandEntry(RunCommand.self), CommandEntry(CheckCommand.self), CommandEntry(ParseCommand.self), CommandEntry(RecordCommand.self),
+        CommandEntry(AdaptersCommand.self),
         CommandEntry(VersionCommand.self), CommandEntry(HelpCommand.self),
     ]
 

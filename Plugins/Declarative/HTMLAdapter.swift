@@ -22,6 +22,7 @@ public struct HTMLAdapter: SourceAdapter {
         AdapterOption(
             "fields", .tree, required: true,
             help: "XPath per item field, relative to the item node (e.g. title: .//h2, url: .//a/@href), or {xpath, convert, format}"),
+        AdapterOption("base_url", .string, help: "the site's address relative links resolve against (default: the page's own URL)"),
     ]
 
     let request: RequestTemplate
@@ -29,7 +30,19 @@ public struct HTMLAdapter: SourceAdapter {
     let itemsLocation: String
     let mapping: ItemMapping<XPathExpression>
 
+    /// The address relative links resolve against, when not the page's own.
+    let baseURL: URL?
+
     public init(options: AdapterOptions) throws(ConfigError) {
+        if let text = options.string("base_url") {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil
+            else {
+                throw options.error("base_url", "'base_url' must be an http(s) URL such as https://example.com/, found '\(text)'")
+            }
+            baseURL = url
+        } else {
+            baseURL = nil
+        }
         request = try RequestTemplate(options: options)
         guard let itemsText = options.string("items") else { throw options.error("items", "missing 'items'") }
         do {
@@ -71,7 +84,7 @@ public struct HTMLAdapter: SourceAdapter {
             return SourceResult(items: [], problems: problems)
         }
         let environment = ItemMapping<XPathExpression>.Environment(
-            source: context.sourceName, pageURL: pageURL, timeZone: context.timeZone, now: context.now)
+            source: context.sourceName, pageURL: baseURL ?? pageURL, timeZone: context.timeZone, now: context.now)
         var found: [Item] = []
         var filled = Set<String>()
         var seen = Set<String>()

@@ -30,6 +30,7 @@ public struct JSONAdapter: SourceAdapter {
             "pagination", .tree,
             help: "cursor: path of the next cursor, or page: true; has_more: path of the 'more' flag; start: first value"),
         AdapterOption("pages", .integer(1...maxPages), default: .integer(1), help: "how many pages to read at most"),
+        AdapterOption("base_url", .string, help: "the site's address relative links resolve against (default: the page's own URL)"),
     ]
 
     let request: RequestTemplate
@@ -41,7 +42,19 @@ public struct JSONAdapter: SourceAdapter {
     let start: PageState
     let pages: Int
 
+    /// The address relative links resolve against, when not the page's own.
+    let baseURL: URL?
+
     public init(options: AdapterOptions) throws(ConfigError) {
+        if let text = options.string("base_url") {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil
+            else {
+                throw options.error("base_url", "'base_url' must be an http(s) URL such as https://example.com/, found '\(text)'")
+            }
+            baseURL = url
+        } else {
+            baseURL = nil
+        }
         let reader = MappingReader<JSONPath>(options: options, expressionKey: "path") { text throws(MappingError) in try JSONPath(text) }
         request = try RequestTemplate(options: options)
         guard let itemsText = options.string("items") else { throw options.error("items", "missing 'items'") }
@@ -152,7 +165,7 @@ public struct JSONAdapter: SourceAdapter {
         if entries.count == 1, entries[0].isNull { entries = [] }
 
         let environment = ItemMapping<JSONPath>.Environment(
-            source: context.sourceName, pageURL: pageURL, timeZone: context.timeZone, now: context.now)
+            source: context.sourceName, pageURL: baseURL ?? pageURL, timeZone: context.timeZone, now: context.now)
         var found: [Item] = []
         var problems: [Problem] = []
         var filled = Set<String>()

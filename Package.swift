@@ -57,6 +57,8 @@ let package = Package(
         ),
         .target(name: "QdailyAdapter", dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON"], path: "Plugins/Qdaily"),
         .target(
+            name: "TemplateAdapter", dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON"], path: "Plugins/Template"),
+        .target(
             name: "ToutiaoAdapter",
             dependencies: ["TributaryCore", "TributaryJSON", "TributaryModel", "TributarySyndication"],
             path: "Plugins/Toutiao"
@@ -130,6 +132,11 @@ let package = Package(
             dependencies: [
                 "QdailyAdapter", "TributaryCore", "TributaryHTTP", "TributaryModel", "TributaryJSON", "TestSupport", "tributary",
             ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TemplateAdapterTests",
+            dependencies: ["TemplateAdapter", "TributaryCore", "TributaryHTTP", "TributaryModel", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -159,7 +159,8 @@ public struct JSONAdapter: SourceAdapter {
     ) throws(AdapterError) -> MappedPage<PageState> {
         var entries = items.values(in: root)
         if entries.isEmpty, !items.reachesEmptyCollection(in: root) {
-            throw AdapterError("\(itemsLocation): items: '\(items)' found nothing in \(place): \(items.explainMissing(in: root))")
+            throw AdapterError(
+                "\(itemsLocation): items: '\(items)' found nothing in \(place): \(items.explainMissing(in: root, origin: "the response"))")
         }
         if entries.count == 1, let elements = entries[0].array { entries = elements }
         if entries.count == 1, entries[0].isNull { entries = [] }
@@ -182,8 +183,19 @@ public struct JSONAdapter: SourceAdapter {
         var next: PageState?
         var more = true
         if let hasMore {
-            let flag = hasMore.values(in: root).first
-            more = flag?.bool ?? flag.map { !$0.isNull } ?? false
+            if let flag = hasMore.values(in: root).first {
+                more = flag.bool ?? !flag.isNull
+            } else {
+                more = false
+                if case .single = paging {
+                } else {
+                    problems.append(
+                        Problem(
+                            .warning,
+                            "\(place): has_more: '\(hasMore)' found nothing (\(hasMore.explainMissing(in: root, origin: "the response"))); stopping here"
+                        ))
+                }
+            }
         }
         if more {
             switch paging {
@@ -196,7 +208,8 @@ public struct JSONAdapter: SourceAdapter {
                     problems.append(
                         Problem(
                             .warning,
-                            "\(place): has_more is true but '\(path)' gives no cursor (\(path.explainMissing(in: root))); stopping here"))
+                            "\(place): has_more is true but '\(path)' gives no cursor (\(path.explainMissing(in: root, origin: "the response"))); stopping here"
+                        ))
                 }
             case .numbered:
                 next = PageState(cursor: state.cursor, page: state.page + 1, offset: state.offset + entries.count)

@@ -99,13 +99,13 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Why the path reaches nothing from `value`: the first step that found nothing, and what
     /// was there instead, e.g. `'post' has no key 'idx' (keys: id, title, image)`.
-    func explainMissing(in value: JSONValue) -> String {
+    func explainMissing(in value: JSONValue, origin: String = "the item") -> String {
         var current = [value]
         var walked = fromRoot ? "$" : ""
         for step in steps {
             let next = current.flatMap { Self.apply(step, to: $0) }
             if next.isEmpty {
-                let here = walked.isEmpty ? "the item" : "'\(walked)'"
+                let here = walked.isEmpty ? origin : "'\(walked)'"
                 guard let sample = current.first else { return "\(here) is empty" }
                 switch step {
                 case .key(let key):

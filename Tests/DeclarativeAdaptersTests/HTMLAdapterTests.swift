@@ -69,6 +69,34 @@ struct HTMLAdapterTests {
         #expect(message == "\(server.url("/list/index.html")): HTTP 503 Service Unavailable")
     }
 
+    @Test func followsTheNextLinkUntilThereIsNone() async throws {
+        let server = try LoopbackServer()
+        func page(_ number: Int, next: String?) -> LoopbackRoute {
+            let link = next.map { "<a rel=\"next\" href=\"\($0)\">下一页</a>" } ?? ""
+            return .text(
+                "<html><body><ul><li><a href=\"/p/\(number)\">Post \(number)</a></li></ul>\(link)</body></html>",
+                contentType: "text/html; charset=utf-8")
+        }
+        server.route("/list", page(1, next: "/list/2?x=1"))
+        server.route("/list/2", page(2, next: "3"))
+        server.route("/list/3", page(3, next: nil))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: paged
+                adapter: html
+                url: \(server.baseURL)/list
+                items: //li
+                fields: {title: ./a, url: ./a/@href}
+                pagination: {next: "//a[@rel='next']/@href"}
+                pages: 10
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.title) == ["Post 1", "Post 2", "Post 3"])
+        #expect(server.allRequests.map { $0.path + ($0.query.map { "?" + $0 } ?? "") } == ["/list", "/list/2?x=1", "/list/3"])
+        #expect(result.problems.isEmpty)
+    }
+
     @Test func aBadXPathIsAConfigurationErrorAtItsLine() {
         let yaml = Self.yaml(base: "http://127.0.0.1:9", items: "//li[")
         #expect(

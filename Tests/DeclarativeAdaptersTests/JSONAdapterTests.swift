@@ -98,6 +98,28 @@ struct JSONAdapterTests {
         #expect(server.allRequests.map { $0.query ?? "" } == ["page=1", "page=2"])
     }
 
+    @Test func aHasMorePathThatFindsNothingStopsWithAWarning() async throws {
+        let server = try LoopbackServer()
+        server.route("/list", .text(#"{"more":true,"items":[{"id":"a"}]}"#, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: paged
+                adapter: json
+                url: \(server.baseURL)/list?page={page}
+                items: items
+                fields: {id: id}
+                pagination: {page: true, has_more: has_more}
+                pages: 3
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.id) == ["a"])
+        #expect(
+            result.problems.map(\.description) == [
+                "warning: \(server.url("/list?page=1")): has_more: 'has_more' found nothing (the response has no key 'has_more' (keys: more, items)); stopping here"
+            ])
+    }
+
     @Test(arguments: [
         #"{"data":{"items":[]}}"#,
         #"{"data":{"items":null}}"#,

@@ -40,8 +40,6 @@ public struct CommandAdapter: SourceAdapter {
     public let maxOutput: Int
     /// Whether item HTML is sanitized.
     public let sanitize: Bool
-    /// Where the `command` option is written, for messages.
-    let location: String
 
     public init(options: AdapterOptions) throws(ConfigError) {
         guard let command = options.strings("command"), let program = command.first, !program.isEmpty else {
@@ -66,8 +64,6 @@ public struct CommandAdapter: SourceAdapter {
         }
         maxOutput = size
         sanitize = options.boolean("sanitize") ?? true
-        let position = options.error("command", "")
-        location = "\(options.file):\(position.line ?? 1)"
     }
 
     /// The child's whole environment, from tributary's own `environment`.

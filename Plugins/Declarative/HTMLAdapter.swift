@@ -61,8 +61,7 @@ public struct HTMLAdapter: SourceAdapter {
         } catch {
             throw options.error("items", "'items': \(error.message)")
         }
-        let position = options.error("items", "")
-        itemsLocation = "\(options.file):\(position.line ?? 1):\(position.column ?? 1)"
+        itemsLocation = options.location("items")
         guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }
         let reader = MappingReader<XPathExpression>(options: options, expressionKey: "xpath") { text throws(MappingError) in
             try XPathExpression(text)

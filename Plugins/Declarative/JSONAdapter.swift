@@ -63,8 +63,7 @@ public struct JSONAdapter: SourceAdapter {
         } catch {
             throw options.error("items", "'items': \(error.message)")
         }
-        let itemsError = options.error("items", "")
-        itemsLocation = "\(options.file):\(itemsError.line ?? 1):\(itemsError.column ?? 1)"
+        itemsLocation = options.location("items")
         guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }
         mapping = try reader.mapping(fields)
         pages = options.integer("pages") ?? 1

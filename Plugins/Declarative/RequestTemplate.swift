@@ -49,12 +49,8 @@ struct RequestTemplate: Sendable {
                 throw options.error(at: line, column, "\(what): \(error.message)")
             }
         }
-        func located(_ name: String) -> (Int, Int) {
-            let error = options.error(name, "")
-            return (error.line ?? 1, error.column ?? 1)
-        }
         guard let urlText = options.string("url") else { throw options.error("url", "missing 'url'") }
-        let (urlLine, urlColumn) = located("url")
+        let (urlLine, urlColumn) = options.position("url")
         url = try template(urlText, "'url'", line: urlLine, column: urlColumn)
         method = options.string("method") ?? "GET"
         var headers: [(name: String, value: FieldTemplate<String>)] = []
@@ -74,7 +70,7 @@ struct RequestTemplate: Sendable {
         }
         self.query = query
         if let text = options.string("body") {
-            let (line, column) = located("body")
+            let (line, column) = options.position("body")
             body = try template(text, "'body'", line: line, column: column)
         } else {
             body = nil

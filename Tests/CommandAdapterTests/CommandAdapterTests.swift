@@ -126,3 +126,35 @@ struct CommandAdapterTests {
         }
     }
 }
+
+/// The command adapter inside a real `tributary run`: stderr and exit status reach the report.
+@Suite("command adapter in a run")
+struct CommandRunTests {
+    @Test func standardErrorAndExitStatusAreInTheRunReport() async throws {
+        let folder = try TemporaryDirectory()
+        let scripts = try CommandAdapterTests.folder()
+        for name in ["feed.sh", "fail.sh"] {
+            try FileManager.default.copyItem(at: scripts.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
+        }
+        _ = try folder.write(
+            """
+            sources:
+              - name: good
+                adapter: command
+                command: [sh, feed.sh]
+              - name: bad
+                adapter: command
+                command: [sh, fail.sh]
+            outputs:
+              - type: stdout
+            """, to: "feeds.yaml")
+        let run = try await TributaryBinary.run(["run"], in: folder.url.path)
+        #expect(run.status == 2)
+        #expect(run.standardOutput.contains("First"))
+        #expect(run.standardError.contains("warning: [good] warning: stderr: fetched 2 posts from the cache\n"))
+        #expect(
+            run.standardError.contains(
+                "[bad] failed: command 'sh fail.sh' exited with status 3; stderr: connecting to the site | error: the site answered 403\n"))
+        #expect(run.standardError.contains("2 sources (1 ok, 1 failed: bad)"))
+    }
+}

@@ -72,6 +72,44 @@ struct JSONAdapterTests {
         #expect(server.requestCount("/app3/homes/index/1478777270_1478790123.json") == 2)
     }
 
+    @Test(
+        arguments: [
+            ("a.name", "plain"),
+            ("$[0].a.name", "plain"),
+            (#"a["b.c"]"#, "dots"),
+            ("a['b.c']", "dots"),
+            ("a.list[0]", "1"),
+            ("a.list[-1]", "last"),
+            ("a.list[*]", "1"),
+            ("a.*", "plain"),
+            ("s.@json.x", "inner"),
+            ("n", "12.50"),
+            ("t", "true"),
+            ("$.missing", nil),
+            ("a.list[9]", nil),
+            ("a.name.deeper", nil),
+        ] as [(String, String?)])
+    func pathsWalkObjectsListsAndJSONText(path: String, expected: String?) async throws {
+        let server = try LoopbackServer()
+        let document = #"[{"a":{"name":"plain","b.c":"dots","list":[1,2,"last"]},"s":"{\"x\":\"inner\"}","n":12.50,"t":true}]"#
+        server.route("/p", .text(document, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: paths
+                adapter: json
+                url: \(server.baseURL)/p
+                items: $[*]
+                fields:
+                  id: {value: one}
+                  title:
+                    path: |-
+                      \(path)
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.first?.title == expected)
+    }
+
     @Test func paginationStopsAtHasMoreFalse() async throws {
         let server = try LoopbackServer()
         server.route(

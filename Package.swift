@@ -41,6 +41,16 @@ let package = Package(
 
         // Adapters: one module per folder under Plugins/.
         .target(
+            name: "CommandAdapter",
+            dependencies: ["TributaryCore", "TributaryModel", "TributarySyndication"],
+            path: "Plugins/Command"
+        ),
+        .target(
+            name: "DeclarativeAdapters",
+            dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON", "TributarySyndication"],
+            path: "Plugins/Declarative"
+        ),
+        .target(
             name: "FeedAdapters",
             dependencies: ["TributaryCore", "TributarySyndication", "TributaryJSON"],
             path: "Plugins/Feed"
@@ -52,6 +62,8 @@ let package = Package(
         ),
         .target(name: "QdailyAdapter", dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON"], path: "Plugins/Qdaily"),
         .target(
+            name: "TemplateAdapter", dependencies: ["TributaryCore", "TributaryModel", "TributaryJSON"], path: "Plugins/Template"),
+        .target(
             name: "ToutiaoAdapter",
             dependencies: ["TributaryCore", "TributaryJSON", "TributaryModel", "TributarySyndication"],
             path: "Plugins/Toutiao"
@@ -62,7 +74,7 @@ let package = Package(
             name: "TributaryCLI",
             dependencies: [
                 "TributaryCore", "TributaryHTTP", "TributarySyndication", "TributaryState", "TributaryModel", "TributaryJSON",
-                "FeedAdapters", "KanzhihuAdapter", "QdailyAdapter", "ToutiaoAdapter",
+                "CommandAdapter", "DeclarativeAdapters", "FeedAdapters", "KanzhihuAdapter", "QdailyAdapter", "ToutiaoAdapter",
             ]
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
@@ -98,6 +110,18 @@ let package = Package(
         .testTarget(name: "TributaryStateTests", dependencies: ["TributaryState", "TributaryModel", "TestSupport"]),
         .testTarget(name: "TributaryHTTPTests", dependencies: ["TributaryHTTP", "TributaryCore", "TestSupport"]),
         .testTarget(
+            name: "CommandAdapterTests",
+            dependencies: ["CommandAdapter", "TributaryCore", "TributaryModel", "TestSupport", "tributary"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "DeclarativeAdaptersTests",
+            dependencies: [
+                "DeclarativeAdapters", "QdailyAdapter", "TributaryCore", "TributaryHTTP", "TributaryModel", "TestSupport", "tributary",
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
             name: "FeedAdaptersTests",
             dependencies: ["FeedAdapters", "TributaryCore", "TributaryHTTP", "TestSupport"],
             resources: [.copy("Fixtures")]
@@ -112,6 +136,11 @@ let package = Package(
             dependencies: [
                 "QdailyAdapter", "TributaryCore", "TributaryHTTP", "TributaryModel", "TributaryJSON", "TestSupport", "tributary",
             ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TemplateAdapterTests",
+            dependencies: ["TemplateAdapter", "TributaryCore", "TributaryHTTP", "TributaryModel", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -1,3 +1,5 @@
+import CommandAdapter
+import DeclarativeAdapters
 import FeedAdapters
 import KanzhihuAdapter
 import QdailyAdapter
@@ -9,8 +11,11 @@ public import TributaryCore
 public enum AdapterCatalog {
     /// The registry the commands use.
     public static let registry = AdapterRegistry([
+        CommandAdapter.self,
+        JSONAdapter.self,
         JSONFeedAdapter.self,
         FeedAdapter.self,
+        HTMLAdapter.self,
         KanzhihuAdapter.self,
         QdailyAdapter.self,
         ToutiaoAdapter.self,

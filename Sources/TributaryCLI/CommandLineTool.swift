@@ -10,7 +10,8 @@ public enum CommandLineTool {
     /// The commands, in the order `--help` lists them.
     static let commands: [CommandEntry] = [
         CommandEntry(RunCommand.self), CommandEntry(CheckCommand.self), CommandEntry(StatusCommand.self), CommandEntry(ParseCommand.self),
-        CommandEntry(AdaptersCommand.self), CommandEntry(ImportOPMLCommand.self), CommandEntry(ExportOPMLCommand.self),
+        CommandEntry(RecordCommand.self), CommandEntry(AdaptersCommand.self), CommandEntry(ImportOPMLCommand.self),
+        CommandEntry(ExportOPMLCommand.self),
         CommandEntry(VersionCommand.self), CommandEntry(HelpCommand.self),
     ]
 

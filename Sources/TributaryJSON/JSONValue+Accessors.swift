@@ -110,6 +110,20 @@ extension JSONValue {
         return object
     }
 
+    /// How the value is named in messages: `null`, `a string "abc"`, `the number 12`, `a list`…
+    public var shape: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let flag): return "the boolean \(flag)"
+        case .number(let number): return "the number \(number.text)"
+        case .string(let string):
+            let shown = string.count > 40 ? String(string.prefix(40)) + "…" : string
+            return "a string \"\(shown)\""
+        case .array: return "a list"
+        case .object: return "an object"
+        }
+    }
+
     /// Whether this is `.null`.
     public var isNull: Bool {
         if case .null = self { return true }

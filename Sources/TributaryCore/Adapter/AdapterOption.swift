@@ -21,6 +21,8 @@ public struct AdapterOption: Sendable, Hashable {
         case strings
         /// One of a fixed set of words.
         case choice([String])
+        /// A structured value (mapping, list or scalar, nested) kept with positions as an `OptionNode`.
+        case tree
 
         /// How the type is named in help and error messages.
         public var name: String {
@@ -34,6 +36,7 @@ public struct AdapterOption: Sendable, Hashable {
             case .url: "URL or path"
             case .strings: "list of strings"
             case .choice(let words): words.joined(separator: "|")
+            case .tree: "mapping"
             }
         }
     }

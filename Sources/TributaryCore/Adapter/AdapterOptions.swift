@@ -81,6 +81,31 @@ public struct AdapterOptions: Sendable {
         return nil
     }
 
+    /// Where an option is written (the source's start when it was not written), as
+    /// `file:line:column`, for messages about it that are not configuration errors.
+    public func location(_ name: String) -> String {
+        let (line, column) = position(name)
+        return "\(file):\(line):\(column)"
+    }
+
+    /// Where an option's key is written: line and column from 1 (the source's start when the
+    /// option was not written).
+    public func position(_ name: String) -> (line: Int, column: Int) {
+        guard let position = positions[name] else { return sourcePosition }
+        return (position.line, position.column)
+    }
+
+    /// A structured option.
+    public func tree(_ name: String) -> OptionNode? {
+        if case .tree(let node) = values[name] { return node }
+        return nil
+    }
+
+    /// A configuration error located at a node of a structured option.
+    public func error(at line: Int, _ column: Int, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: line, column: column, message: "source '\(sourceName)': \(message)")
+    }
+
     /// A configuration error located at the option (or at the source when it was not written).
     public func error(_ name: String, _ message: String) -> ConfigError {
         let position = positions[name]

@@ -10,6 +10,8 @@ public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
     /// A URL made absolute: `http(s)` as written, paths and `file:` resolved against the configuration's folder.
     case url(URL)
     case strings([String])
+    /// A structured value with the positions of its nodes.
+    case tree(OptionNode)
 
     /// The value as it would be written in YAML.
     public var description: String {
@@ -21,6 +23,7 @@ public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
         case .duration(let duration): DurationParser.format(duration)
         case .url(let url): url.isFileURL ? url.path : url.absoluteString
         case .strings(let list): "[" + list.joined(separator: ", ") + "]"
+        case .tree(let node): node.shape
         }
     }
 }

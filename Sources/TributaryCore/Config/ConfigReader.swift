@@ -233,6 +233,36 @@ final class ConfigReader {
         case .url: url(node, what).map(OptionValue.url)
         case .strings: strings(node, what).map(OptionValue.strings)
         case .choice(let words): choice(node, what, among: words).map(OptionValue.string)
+        case .tree: tree(node, what).map(OptionValue.tree)
+        }
+    }
+
+    /// A structured value with positions; scalars are expanded (`${VAR}`), keys must be scalars.
+    func tree(_ node: YAMLNode, _ what: String) -> OptionNode? {
+        let line = node.mark.line
+        let column = node.mark.column
+        switch node.content {
+        case .scalar:
+            if node.isNull { return OptionNode(.scalar(nil), line: line, column: column) }
+            return text(node, what).map { OptionNode(.scalar($0), line: line, column: column) }
+        case .sequence(let items):
+            var nodes: [OptionNode] = []
+            for item in items {
+                guard let child = tree(item, what) else { return nil }
+                nodes.append(child)
+            }
+            return OptionNode(.list(nodes), line: line, column: column)
+        case .mapping(let pairs):
+            var result: [OptionPair] = []
+            for pair in pairs {
+                guard let key = pair.key.scalar else {
+                    fail(pair.key, "keys in \(what) must be plain words, found \(describe(pair.key))")
+                    return nil
+                }
+                guard let value = tree(pair.value, what) else { return nil }
+                result.append(OptionPair(key: key, line: pair.key.mark.line, column: pair.key.mark.column, value: value))
+            }
+            return OptionNode(.mapping(result), line: line, column: column)
         }
     }
 
@@ -273,8 +303,9 @@ extension YAMLNode {
 }
 
 /// Reads sizes such as `512KB`, `20MB`, `1GB` (binary multiples) or a plain byte count.
-enum ByteCountParser {
-    static func parse(_ text: String) -> Int? {
+public enum ByteCountParser {
+    /// The byte count `text` names, or nil.
+    public static func parse(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
         let digits = trimmed.prefix { $0.isNumber || $0 == "." }
         let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)

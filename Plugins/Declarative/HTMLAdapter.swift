@@ -1,0 +1,178 @@
+import Foundation
+public import TributaryCore
+import TributaryModel
+import TributarySyndication
+
+/// `adapter: html` — a scraper for sites whose listing pages are plain HTML: the page is parsed
+/// with libxml2's HTML parser, `items` (XPath) selects one node per item, and `fields` read each
+/// item's title, link (resolved against the page), date, summary, image… relative to that node.
+public struct HTMLAdapter: SourceAdapter {
+    public static let kind = "html"
+    public static let aliases = ["xpath", "scrape"]
+    public static let summary = "Any HTML page, scraped with XPath expressions in the configuration (no Swift needed)"
+
+    public static let options = [
+        AdapterOption("url", .string, required: true, help: "the page: an http(s) URL, a file: URL or a path (may use {variables})"),
+        AdapterOption("method", .choice(["GET", "POST"]), default: .string("GET"), help: "the request method"),
+        AdapterOption("headers", .tree, help: "request headers, name: value"),
+        AdapterOption("query", .tree, help: "query parameters added to the URL, name: value"),
+        AdapterOption("body", .string, help: "the POST body"),
+        AdapterOption("variables", .tree, help: "your own {variables} for url, headers, query and body"),
+        AdapterOption("items", .string, required: true, help: "XPath selecting one node per item, e.g. //article or //ul[@id='news']/li"),
+        AdapterOption(
+            "fields", .tree, required: true,
+            help: "XPath per item field, relative to the item node (e.g. title: .//h2, url: .//a/@href), or {xpath, convert, format}"),
+        AdapterOption("base_url", .string, help: "the site's address relative links resolve against (default: the page's own URL)"),
+        AdapterOption(
+            "pagination", .tree,
+            help:
+                "next: XPath of the next page's link (e.g. //a[@rel='next']/@href), or page: true for {page} in the URL; start: first page"),
+        AdapterOption("pages", .integer(1...JSONAdapter.maxPages), default: .integer(1), help: "how many pages to read at most"),
+    ]
+
+    let request: RequestTemplate
+    let items: XPathExpression
+    let itemsLocation: String
+    let mapping: ItemMapping<XPathExpression>
+    /// How the next page is found: `.cursor` holds the XPath of the next page's link.
+    let paging: PageRule<XPathExpression>
+    /// The first page's state.
+    let start: PageState
+    /// How many pages to read at most.
+    let pages: Int
+
+    /// The address relative links resolve against, when not the page's own.
+    let baseURL: URL?
+
+    public init(options: AdapterOptions) throws(ConfigError) {
+        if let text = options.string("base_url") {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil
+            else {
+                throw options.error("base_url", "'base_url' must be an http(s) URL such as https://example.com/, found '\(text)'")
+            }
+            baseURL = url
+        } else {
+            baseURL = nil
+        }
+        request = try RequestTemplate(options: options)
+        guard let itemsText = options.string("items") else { throw options.error("items", "missing 'items'") }
+        do {
+            items = try XPathExpression(itemsText)
+        } catch {
+            throw options.error("items", "'items': \(error.message)")
+        }
+        itemsLocation = options.location("items")
+        guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }
+        let reader = MappingReader<XPathExpression>(options: options, expressionKey: "xpath") { text throws(MappingError) in
+            try XPathExpression(text)
+        }
+        mapping = try reader.mapping(fields)
+        pages = options.integer("pages") ?? 1
+        var paging = PageRule<XPathExpression>.single
+        var start = PageState(cursor: "", page: 1, offset: 0)
+        if let node = options.tree("pagination") {
+            let pairs = try reader.pairs(node, "'pagination'", allowed: ["next", "page", "start"])
+            for pair in pairs {
+                switch pair.key {
+                case "next":
+                    paging = .cursor(try reader.expression(pair.value, "'pagination.next'"))
+                case "page":
+                    let word = try reader.text(pair.value, "'pagination.page'")
+                    guard ["true", "yes", "on"].contains(word.lowercased()) else {
+                        throw reader.error(pair.value, "'pagination.page' must be true (pages numbered from 'start', 1 by default)")
+                    }
+                    paging = .numbered
+                default:
+                    let text = try reader.text(pair.value, "'pagination.start'")
+                    guard let number = Int(text) else { throw reader.error(pair.value, "'pagination.start' must be a page number") }
+                    start.page = number
+                }
+            }
+            if pairs.contains(where: { $0.key == "next" }), pairs.contains(where: { $0.key == "page" }) {
+                throw reader.error(node, "'pagination' takes either 'next' or 'page', not both")
+            }
+            switch paging {
+            case .single:
+                throw reader.error(node, "'pagination' needs 'next: <XPath of the next page's link>' or 'page: true'")
+            case .numbered where !request.uses("page") && !request.uses("offset"):
+                throw reader.error(node, "'pagination.page' counts pages but {page} or {offset} appears nowhere in url, query or body")
+            default:
+                break
+            }
+        }
+        if pages > 1, case .single = paging {
+            throw options.error("pages", "'pages: \(pages)' needs 'pagination' to say how the next page is found")
+        }
+        self.paging = paging
+        self.start = start
+    }
+
+    public func fetch(in context: FetchContext) async throws -> SourceResult {
+        var filled = Set<String>()
+        var count = 0
+        let result = try await Pagination.collect(first: start, pages: pages, maxItems: context.maxItems) { state in
+            var fetchRequest = try request.request(values: state.values, context: context)
+            // Following `next` links: the cursor is the next page's absolute URL.
+            if !state.cursor.isEmpty, let next = URL(string: state.cursor) { fetchRequest.url = next }
+            let response = try await context.send(fetchRequest)
+            let place = response.url.isFileURL ? response.url.path : response.url.absoluteString
+            guard (200..<300).contains(response.status) else {
+                throw FetchError(url: place, reason: .httpStatus(response.status))
+            }
+            let page = try read(
+                [UInt8](response.body), charset: response.charset, pageURL: response.url, place: place, state: state, context: context)
+            filled.formUnion(page.filled)
+            count += page.count
+            return page.page
+        }
+        context.logger.debug("read \(result.pagesRead) page(s), stopped: \(result.stop)", source: context.sourceName)
+        return SourceResult(items: result.items, problems: result.problems + mapping.unmatched(filled: filled, count: count))
+    }
+
+    /// Scrapes one page: its items and the state of the next page.
+    func read(
+        _ bytes: [UInt8], charset: String?, pageURL: URL, place: String, state: PageState, context: FetchContext
+    ) throws -> MappedPage<PageState> {
+        let document: HTMLDocument
+        do {
+            document = try HTMLDocument(bytes: bytes, charset: charset)
+        } catch {
+            throw AdapterError("\(place): \(error.message)")
+        }
+        var problems = document.problems.map { Problem($0.severity, "\(place): \($0.message)") }
+        let nodes = try document.nodes(items.text)
+        if nodes.isEmpty {
+            problems.append(Problem(.warning, "\(itemsLocation): items: '\(items)' selected nothing in \(place)"))
+        }
+        let environment = ItemMapping<XPathExpression>.Environment(
+            source: context.sourceName, pageURL: baseURL ?? pageURL, timeZone: context.timeZone, now: context.now)
+        var found: [Item] = []
+        var filled = Set<String>()
+        for (index, node) in nodes.enumerated() {
+            let outcome = mapping.item(
+                environment, place: "\(place) item \(index + 1)",
+                evaluate: { expression in (try? document.strings(expression.text, from: node)) ?? [] },
+                markup: { expression in ((try? document.nodes(expression.text, from: node)) ?? []).map(\.html) },
+                explain: { _ in "selected nothing under the item node" })
+            problems += outcome.problems
+            filled.formUnion(outcome.filled)
+            if let item = outcome.item { found.append(item) }
+        }
+
+        var next: PageState?
+        switch paging {
+        case .single:
+            next = nil
+        case .cursor(let link):
+            // The next page's link, resolved against the page itself (not base_url: it is fetched).
+            if let href = try document.strings(link.text).first(where: { !$0.isEmpty }),
+                let url = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: pageURL)?.absoluteURL
+            {
+                next = PageState(cursor: url.absoluteString, page: state.page + 1, offset: state.offset + nodes.count)
+            }
+        case .numbered:
+            next = PageState(cursor: "", page: state.page + 1, offset: state.offset + nodes.count)
+        }
+        return MappedPage(page: Pagination.Page(items: found, next: next, problems: problems), filled: filled, count: nodes.count)
+    }
+}

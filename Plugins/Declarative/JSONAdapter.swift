@@ -1,0 +1,219 @@
+import Foundation
+public import TributaryCore
+import TributaryJSON
+import TributaryModel
+
+/// `adapter: json` — any JSON API, described in the configuration: the request, where the items
+/// are (`items: response.feeds[*]`), how each `Item` field is read (`fields:`), and how to reach
+/// the next page (`pagination:`). No Swift needed.
+public struct JSONAdapter: SourceAdapter {
+    public static let kind = "json"
+    public static let aliases = ["jsonapi"]
+    public static let summary = "Any JSON API, mapped to items by paths in the configuration (no Swift needed)"
+    /// The most pages one fetch may follow.
+    public static let maxPages = 50
+
+    public static let options = [
+        AdapterOption(
+            "url", .string, required: true,
+            help: "the URL (or path) of a page; {cursor}, {page}, {offset} and variables are filled in (percent-encoded)"),
+        AdapterOption("method", .choice(["GET", "POST"]), default: .string("GET"), help: "the request method"),
+        AdapterOption("headers", .tree, help: "request headers, name: value (values may use {variables})"),
+        AdapterOption("query", .tree, help: "query parameters added to the URL, name: value (values may use {variables})"),
+        AdapterOption("body", .string, help: "the POST body (JSON or form text; may use {variables})"),
+        AdapterOption("variables", .tree, help: "your own {variables} for url, headers, query and body"),
+        AdapterOption("items", .string, required: true, help: "the path to the items, e.g. response.feeds[*] or data[*].content.@json"),
+        AdapterOption(
+            "fields", .tree, required: true,
+            help: "how each item field is read: a path, a template such as https://x/{id}, a list of fallbacks, or {path, convert, format}"),
+        AdapterOption(
+            "pagination", .tree,
+            help: "cursor: path of the next cursor, or page: true; has_more: path of the 'more' flag; start: first value"),
+        AdapterOption("pages", .integer(1...maxPages), default: .integer(1), help: "how many pages to read at most"),
+        AdapterOption("base_url", .string, help: "the site's address relative links resolve against (default: the page's own URL)"),
+    ]
+
+    let request: RequestTemplate
+    let items: JSONPath
+    let itemsLocation: String
+    let mapping: ItemMapping<JSONPath>
+    let paging: PageRule<JSONPath>
+    let hasMore: JSONPath?
+    let start: PageState
+    let pages: Int
+
+    /// The address relative links resolve against, when not the page's own.
+    let baseURL: URL?
+
+    public init(options: AdapterOptions) throws(ConfigError) {
+        if let text = options.string("base_url") {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil
+            else {
+                throw options.error("base_url", "'base_url' must be an http(s) URL such as https://example.com/, found '\(text)'")
+            }
+            baseURL = url
+        } else {
+            baseURL = nil
+        }
+        let reader = MappingReader<JSONPath>(options: options, expressionKey: "path") { text throws(MappingError) in try JSONPath(text) }
+        request = try RequestTemplate(options: options)
+        guard let itemsText = options.string("items") else { throw options.error("items", "missing 'items'") }
+        do {
+            items = try JSONPath(itemsText)
+        } catch {
+            throw options.error("items", "'items': \(error.message)")
+        }
+        itemsLocation = options.location("items")
+        guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }
+        mapping = try reader.mapping(fields)
+        pages = options.integer("pages") ?? 1
+
+        var paging = PageRule<JSONPath>.single
+        var hasMore: JSONPath?
+        var start = PageState(cursor: "", page: 1, offset: 0)
+        if let node = options.tree("pagination") {
+            let pairs = try reader.pairs(node, "'pagination'", allowed: ["cursor", "page", "has_more", "start"])
+            var startPair: OptionPair?
+            for pair in pairs {
+                switch pair.key {
+                case "cursor": paging = .cursor(try reader.expression(pair.value, "'pagination.cursor'"))
+                case "has_more": hasMore = try reader.expression(pair.value, "'pagination.has_more'")
+                case "start": startPair = pair
+                default:
+                    let word = try reader.text(pair.value, "'pagination.page'")
+                    guard ["true", "yes", "on"].contains(word.lowercased()) else {
+                        throw reader.error(pair.value, "'pagination.page' must be true (pages numbered from 'start', 1 by default)")
+                    }
+                    if case .cursor = paging { throw reader.error(pair, "'pagination' takes either 'cursor' or 'page', not both") }
+                    paging = .numbered
+                }
+            }
+            if case .numbered = paging, pairs.contains(where: { $0.key == "cursor" }) {
+                throw reader.error(node, "'pagination' takes either 'cursor' or 'page', not both")
+            }
+            if let startPair {
+                let text = try reader.text(startPair.value, "'pagination.start'")
+                switch paging {
+                case .numbered:
+                    guard let number = Int(text) else { throw reader.error(startPair.value, "'pagination.start' must be a page number") }
+                    start.page = number
+                default:
+                    start.cursor = text
+                }
+            }
+            switch paging {
+            case .single:
+                throw reader.error(node, "'pagination' needs 'cursor: <path of the next cursor>' or 'page: true'")
+            case .cursor:
+                if !request.uses("cursor") {
+                    throw reader.error(node, "'pagination.cursor' is read but {cursor} appears nowhere in url, query, headers or body")
+                }
+            case .numbered:
+                if !request.uses("page"), !request.uses("offset") {
+                    throw reader.error(node, "'pagination.page' counts pages but {page} or {offset} appears nowhere in url, query or body")
+                }
+            }
+        }
+        if pages > 1, case .single = paging {
+            throw options.error("pages", "'pages: \(pages)' needs 'pagination' to say how the next page is found")
+        }
+        self.paging = paging
+        self.hasMore = hasMore
+        self.start = start
+    }
+
+    public func fetch(in context: FetchContext) async throws -> SourceResult {
+        var filled = Set<String>()
+        var count = 0
+        let result = try await Pagination.collect(first: start, pages: pages, maxItems: context.maxItems) { state in
+            let page = try await page(state, context: context)
+            filled.formUnion(page.filled)
+            count += page.count
+            return page.page
+        }
+        context.logger.debug("read \(result.pagesRead) page(s), stopped: \(result.stop)", source: context.sourceName)
+        return SourceResult(items: result.items, problems: result.problems + mapping.unmatched(filled: filled, count: count))
+    }
+
+    /// Fetches and maps one page.
+    func page(_ state: PageState, context: FetchContext) async throws -> MappedPage<PageState> {
+        let fetchRequest = try request.request(values: state.values, context: context)
+        let response = try await context.send(fetchRequest)
+        let place = response.url.isFileURL ? response.url.path : response.url.absoluteString
+        guard (200..<300).contains(response.status) else {
+            throw FetchError(url: place, reason: .httpStatus(response.status))
+        }
+        let root: JSONValue
+        do {
+            root = try JSON.parse(response.body)
+        } catch {
+            throw AdapterError("\(place): not valid JSON at \(error.line):\(error.column): \(error.message)")
+        }
+        return try read(root, state: state, place: place, pageURL: response.url, context: context)
+    }
+
+    /// Maps a parsed page: its items and the state of the next page.
+    func read(
+        _ root: JSONValue, state: PageState, place: String, pageURL: URL, context: FetchContext
+    ) throws(AdapterError) -> MappedPage<PageState> {
+        var entries = items.values(in: root)
+        if entries.isEmpty, !items.reachesEmptyCollection(in: root) {
+            throw AdapterError(
+                "\(itemsLocation): items: '\(items)' found nothing in \(place): \(items.explainMissing(in: root, origin: "the response"))")
+        }
+        if entries.count == 1, let elements = entries[0].array { entries = elements }
+        if entries.count == 1, entries[0].isNull { entries = [] }
+
+        let environment = ItemMapping<JSONPath>.Environment(
+            source: context.sourceName, pageURL: baseURL ?? pageURL, timeZone: context.timeZone, now: context.now)
+        var found: [Item] = []
+        var problems: [Problem] = []
+        var filled = Set<String>()
+        for (index, entry) in entries.enumerated() {
+            let outcome = mapping.item(
+                environment, place: "\(place) item \(index + 1) (\(items)[\(index)])",
+                evaluate: { path in (path.fromRoot ? path.values(in: root) : path.values(in: entry)).compactMap(\.nonEmptyText) },
+                explain: { path in path.explainMissing(in: path.fromRoot ? root : entry) })
+            problems += outcome.problems
+            filled.formUnion(outcome.filled)
+            if let item = outcome.item { found.append(item) }
+        }
+
+        var next: PageState?
+        var more = true
+        if let hasMore {
+            if let flag = hasMore.values(in: root).first {
+                more = flag.bool ?? !flag.isNull
+            } else {
+                more = false
+                if case .single = paging {
+                } else {
+                    problems.append(
+                        Problem(
+                            .warning,
+                            "\(place): has_more: '\(hasMore)' found nothing (\(hasMore.explainMissing(in: root, origin: "the response"))); stopping here"
+                        ))
+                }
+            }
+        }
+        if more {
+            switch paging {
+            case .single:
+                next = nil
+            case .cursor(let path):
+                if let cursor = path.values(in: root).first?.nonEmptyText {
+                    next = PageState(cursor: cursor, page: state.page + 1, offset: state.offset + entries.count)
+                } else if hasMore != nil {
+                    problems.append(
+                        Problem(
+                            .warning,
+                            "\(place): has_more is true but '\(path)' gives no cursor (\(path.explainMissing(in: root, origin: "the response"))); stopping here"
+                        ))
+                }
+            case .numbered:
+                next = PageState(cursor: state.cursor, page: state.page + 1, offset: state.offset + entries.count)
+            }
+        }
+        return MappedPage(page: Pagination.Page(items: found, next: next, problems: problems), filled: filled, count: entries.count)
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import TributaryCore
+
+/// Reads the structured options of a declarative source (`fields:`, `headers:`, `pagination:`),
+/// reporting the first problem at its line and column.
+struct MappingReader<Expression: Sendable & Hashable & CustomStringConvertible> {
+    /// The source's options, for locating errors.
+    let options: AdapterOptions
+    /// The key that holds an expression in a field's long form: `path` or `xpath`.
+    let expressionKey: String
+    /// Compiles an expression of the adapter's language.
+    let compile: (String) throws(MappingError) -> Expression
+
+    /// An error at a node.
+    func error(_ node: OptionNode, _ message: String) -> ConfigError {
+        options.error(at: node.line, node.column, message)
+    }
+
+    /// An error at a key.
+    func error(_ pair: OptionPair, _ message: String) -> ConfigError {
+        options.error(at: pair.line, pair.column, message)
+    }
+
+    /// A scalar's text; anything else is an error naming `what`.
+    func text(_ node: OptionNode, _ what: String) throws(ConfigError) -> String {
+        guard let text = node.scalar else { throw error(node, "\(what) must be a single value, found \(node.shape)") }
+        return text
+    }
+
+    /// A mapping's pairs, each key checked against `allowed`.
+    func pairs(_ node: OptionNode, _ what: String, allowed: [String]? = nil) throws(ConfigError) -> [OptionPair] {
+        if node.isNull { return [] }
+        guard let pairs = node.pairs else { throw error(node, "\(what) must be a mapping, found \(node.shape)") }
+        if let allowed {
+            for pair in pairs where !allowed.contains(pair.key) {
+                var message = "unknown key '\(pair.key)' in \(what)"
+                if let suggestion = Spelling.suggestion(for: pair.key, among: allowed) {
+                    message += "; did you mean '\(suggestion)'?"
+                } else {
+                    message += " (expected one of: \(allowed.joined(separator: ", ")))"
+                }
+                throw error(pair, message)
+            }
+        }
+        return pairs
+    }
+
+    /// An expression, compiled, with errors placed at the node.
+    func expression(_ node: OptionNode, _ what: String) throws(ConfigError) -> Expression {
+        let text = try text(node, what)
+        do {
+            return try compile(text)
+        } catch {
+            throw self.error(node, "\(what): \(error.message)")
+        }
+    }
+
+    /// The `fields:` mapping.
+    func mapping(_ node: OptionNode) throws(ConfigError) -> ItemMapping<Expression> {
+        typealias Mapping = ItemMapping<Expression>
+        var mapping = Mapping()
+        let allowed = Mapping.fieldNames + Mapping.aliases.keys.sorted()
+        for pair in try pairs(node, "'fields'", allowed: allowed) {
+            let name = Mapping.aliases[pair.key] ?? pair.key
+            switch name {
+            case "metrics", "extras":
+                for inner in try pairs(pair.value, "'fields.\(name)'") {
+                    let rule = try field(inner.value, name: "fields.\(name).\(inner.key)", at: inner)
+                    if name == "metrics" { mapping.metrics.append((inner.key, rule)) } else { mapping.extras.append((inner.key, rule)) }
+                }
+            default:
+                if mapping.fields[name] != nil {
+                    throw error(pair, "'fields.\(pair.key)' sets '\(name)' a second time")
+                }
+                var rule = try field(pair.value, name: "fields.\(pair.key)", at: pair)
+                if ["published", "updated"].contains(name), !rule.conversion.isDate, rule.conversion != .none {
+                    throw error(pair, "'fields.\(pair.key)' is a date: convert it with date, unix, unix_ms or rfc3339, or give a format")
+                }
+                if rule.timeZone != nil, !rule.conversion.isDate, !["published", "updated"].contains(name) {
+                    throw error(pair, "'fields.\(pair.key)': 'timezone' only applies to dates")
+                }
+                if ["published", "updated"].contains(name), rule.conversion == .none { rule.conversion = .date }
+                mapping.fields[name] = rule
+            }
+        }
+        if mapping.fields["id"] == nil, mapping.fields["url"] == nil, mapping.fields["title"] == nil {
+            throw error(node, "'fields' needs at least one of id, url (link) or title to identify items")
+        }
+        return mapping
+    }
+
+    /// One field's rule: an expression, a template, a list of alternatives or the long form
+    /// `{path|template|value, convert, format, timezone}`.
+    func field(_ node: OptionNode, name: String, at pair: OptionPair) throws(ConfigError) -> FieldRule<Expression> {
+        let location = "\(options.file):\(pair.line):\(pair.column)"
+        var rule = FieldRule<Expression>(name: name, location: location, sources: [], conversion: .none, timeZone: nil)
+        switch node.content {
+        case .scalar(nil):
+            throw error(node, "'\(name)' is empty; give a \(expressionKey), a template or {value: …}")
+        case .scalar(let text?):
+            rule.sources = [try source(text, node, name)]
+        case .list(let items):
+            guard !items.isEmpty else { throw error(node, "'\(name)' is an empty list") }
+            for item in items {
+                if item.pairs != nil {
+                    let inner = try field(item, name: name, at: pair)
+                    rule.sources += inner.sources
+                    if inner.conversion != .none { rule.conversion = inner.conversion }
+                    if inner.timeZone != nil { rule.timeZone = inner.timeZone }
+                } else {
+                    rule.sources.append(try source(try text(item, "each entry of '\(name)'"), item, name))
+                }
+            }
+        case .mapping:
+            let keys = [expressionKey, "template", "value", "convert", "format", "timezone"]
+            let pairs = try pairs(node, "'\(name)'", allowed: keys)
+            for inner in pairs {
+                switch inner.key {
+                case expressionKey:
+                    if let list = inner.value.list {
+                        for item in list { rule.sources.append(.expression(try expression(item, "'\(name).\(expressionKey)'"))) }
+                    } else {
+                        rule.sources.append(.expression(try expression(inner.value, "'\(name).\(expressionKey)'")))
+                    }
+                case "template":
+                    let text = try text(inner.value, "'\(name).template'")
+                    do {
+                        rule.sources.append(.template(try FieldTemplate(text, compile: compile)))
+                    } catch {
+                        throw self.error(inner.value, "'\(name).template': \(error.message)")
+                    }
+                case "value":
+                    rule.sources.append(.constant(try text(inner.value, "'\(name).value'")))
+                case "convert":
+                    let word = try text(inner.value, "'\(name).convert'")
+                    guard let conversion = ValueConversion(word: word) else {
+                        var message = "'\(name).convert' must be one of \(ValueConversion.names.joined(separator: ", ")), found '\(word)'"
+                        if let suggestion = Spelling.suggestion(for: word, among: ValueConversion.names) {
+                            message += "; did you mean '\(suggestion)'?"
+                        }
+                        throw error(inner.value, message)
+                    }
+                    rule.conversion = conversion
+                case "format":
+                    let pattern = try text(inner.value, "'\(name).format'")
+                    guard pattern.contains(where: { "yMdHhms".contains($0) }) else {
+                        throw error(inner.value, "'\(name).format' must be a date pattern such as 'yyyy-MM-dd HH:mm', found '\(pattern)'")
+                    }
+                    rule.conversion = .pattern(pattern)
+                default:
+                    let zone = try text(inner.value, "'\(name).timezone'")
+                    guard TimeZone(identifier: zone) != nil else {
+                        throw error(
+                            inner.value, "'\(name).timezone': unknown time zone '\(zone)' (expected an IANA name such as Asia/Shanghai)")
+                    }
+                    rule.timeZone = zone
+                }
+            }
+            if rule.sources.isEmpty {
+                throw error(node, "'\(name)' needs a '\(expressionKey)', a 'template' or a 'value'")
+            }
+        }
+        return rule
+    }
+
+    /// A scalar source: a template when it has `{…}` holes, otherwise an expression.
+    private func source(_ text: String, _ node: OptionNode, _ name: String) throws(ConfigError) -> FieldRule<Expression>.Source {
+        do {
+            if FieldTemplate<Expression>.hasHoles(text) {
+                return .template(try FieldTemplate(text, compile: compile))
+            }
+            return .expression(try compile(text))
+        } catch {
+            throw self.error(node, "'\(name)': \(error.message)")
+        }
+    }
+}

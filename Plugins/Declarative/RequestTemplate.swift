@@ -1,0 +1,115 @@
+import Foundation
+import TributaryCore
+
+/// The request of one page of a declarative source: a URL template, method, headers, query and
+/// body, whose `{cursor}`, `{page}`, `{offset}` and `variables:` holes are filled per page.
+struct RequestTemplate: Sendable {
+    /// The variables every source has.
+    static let builtins = ["cursor", "page", "offset"]
+
+    /// The URL (or path relative to the configuration) with holes.
+    var url: FieldTemplate<String>
+    /// `GET` or `POST`.
+    var method: String
+    /// Request headers, in order.
+    var headers: [(name: String, value: FieldTemplate<String>)]
+    /// Query parameters appended to the URL, in order.
+    var query: [(name: String, value: FieldTemplate<String>)]
+    /// The body, for `POST`.
+    var body: FieldTemplate<String>?
+    /// The source's own variables.
+    var variables: [String: String]
+
+    /// Reads the request options; unknown variables are errors at their line.
+    init(options: AdapterOptions) throws(ConfigError) {
+        var variables: [String: String] = [:]
+        let plain = MappingReader<String>(options: options, expressionKey: "path") { text throws(MappingError) in text }
+        if let node = options.tree("variables") {
+            for pair in try plain.pairs(node, "'variables'") {
+                if Self.builtins.contains(pair.key) {
+                    throw plain.error(pair, "'\(pair.key)' is set by pagination; choose another variable name")
+                }
+                variables[pair.key] = try plain.text(pair.value, "'variables.\(pair.key)'")
+            }
+        }
+        self.variables = variables
+        let known = Self.builtins + variables.keys.sorted()
+        func template(_ text: String, _ what: String, line: Int, column: Int) throws(ConfigError) -> FieldTemplate<String> {
+            do {
+                return try FieldTemplate(text, namesOnly: true) { name throws(MappingError) in
+                    let name = name.trimmingCharacters(in: .whitespaces)
+                    guard known.contains(name) else {
+                        var message = "unknown variable {\(name)}"
+                        if let suggestion = Spelling.suggestion(for: name, among: known) { message += "; did you mean {\(suggestion)}?" }
+                        throw MappingError(message + " (variables: \(known.joined(separator: ", ")))")
+                    }
+                    return name
+                }
+            } catch {
+                throw options.error(at: line, column, "\(what): \(error.message)")
+            }
+        }
+        guard let urlText = options.string("url") else { throw options.error("url", "missing 'url'") }
+        let (urlLine, urlColumn) = options.position("url")
+        url = try template(urlText, "'url'", line: urlLine, column: urlColumn)
+        method = options.string("method") ?? "GET"
+        var headers: [(name: String, value: FieldTemplate<String>)] = []
+        if let node = options.tree("headers") {
+            for pair in try plain.pairs(node, "'headers'") {
+                let value = try plain.text(pair.value, "'headers.\(pair.key)'")
+                headers.append((pair.key, try template(value, "'headers.\(pair.key)'", line: pair.value.line, column: pair.value.column)))
+            }
+        }
+        self.headers = headers
+        var query: [(name: String, value: FieldTemplate<String>)] = []
+        if let node = options.tree("query") {
+            for pair in try plain.pairs(node, "'query'") {
+                let value = try plain.text(pair.value, "'query.\(pair.key)'")
+                query.append((pair.key, try template(value, "'query.\(pair.key)'", line: pair.value.line, column: pair.value.column)))
+            }
+        }
+        self.query = query
+        if let text = options.string("body") {
+            let (line, column) = options.position("body")
+            body = try template(text, "'body'", line: line, column: column)
+        } else {
+            body = nil
+        }
+        if body != nil, method == "GET" {
+            throw options.error("body", "a 'body' needs method: POST")
+        }
+    }
+
+    /// Whether any part of the request uses the variable.
+    func uses(_ name: String) -> Bool {
+        ([url] + headers.map(\.value) + query.map(\.value) + (body.map { [$0] } ?? [])).contains { $0.expressions.contains(name) }
+    }
+
+    /// The request for one page.
+    func request(values: [String: String], context: FetchContext) throws(AdapterError) -> FetchRequest {
+        let all = variables.merging(values) { _, new in new }
+        let raw = url.render { all[$0] } ?? ""
+        let isRemote = raw.lowercased().hasPrefix("http://") || raw.lowercased().hasPrefix("https://")
+        // Values go into a URL percent-encoded; into a file path as they are.
+        let urlText = url.render { name in all[name].map { isRemote ? URLQuery.encode($0) : $0 } } ?? raw
+        var target = context.resolve(urlText)
+        let items = query.map { (name: $0.name, value: $0.value.render { all[$0] } ?? "") }
+        if !items.isEmpty {
+            guard let withQuery = URLQuery.url(target.absoluteString, adding: items) else {
+                throw AdapterError("cannot add the query to '\(target.absoluteString)'")
+            }
+            target = withQuery
+        }
+        var request = FetchRequest(url: target, method: method)
+        request.headers = headers.map { HTTPHeader($0.name, $0.value.render { all[$0] } ?? "") }
+        if let body, let text = body.render({ all[$0] }) {
+            request.body = Array(text.utf8)
+            if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                let type = trimmed.hasPrefix("{") || trimmed.hasPrefix("[") ? "application/json" : "application/x-www-form-urlencoded"
+                request.headers.append(HTTPHeader("Content-Type", type))
+            }
+        }
+        return request
+    }
+}

@@ -1,0 +1,140 @@
+internal import CLibXML2
+public import TributaryModel
+
+/// A whole HTML page parsed into a tree by libxml2's HTML parser (in recover mode, no network),
+/// queried with XPath 1.0: what the declarative `html` adapter scrapes listing pages with.
+///
+/// The bytes are decoded to UTF-8 first by the same rules as feeds (byte order mark, valid
+/// UTF-8, the HTTP charset, then GB18030 and windows-1252). Not thread-safe: use a document
+/// from one task, and drop it (and its nodes) before the task suspends.
+public final class HTMLDocument {
+    /// The libxml2 tree; freed in `deinit`, never shared.
+    private let document: htmlDocPtr
+
+    /// Warnings from decoding (guessed charsets, replaced bytes).
+    public let problems: [Problem]
+
+    /// Parses a page; `charset` is the HTTP `Content-Type` charset, when there is one.
+    public init(bytes: [UInt8], charset: String? = nil) throws(XPathError) {
+        let decoded = DocumentDecoder(httpCharset: charset).decode(bytes)
+        problems = decoded.problems
+        guard decoded.bytes.count < Int(Int32.max) else { throw XPathError("the page is too large to parse") }
+        let flags: [htmlParserOption] = [
+            HTML_PARSE_RECOVER, HTML_PARSE_NONET, HTML_PARSE_NOERROR, HTML_PARSE_NOWARNING, HTML_PARSE_IGNORE_ENC,
+        ]
+        let options = Int32(bitPattern: flags.reduce(0) { $0 | $1.rawValue })
+        let parsed = decoded.bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    htmlReadMemory($0, Int32(buffer.count), nil, "UTF-8", options)
+                }
+            }
+        }
+        guard let parsed else { throw XPathError("the page could not be parsed as HTML (is it empty?)") }
+        document = parsed
+    }
+
+    deinit {
+        xmlFreeDoc(document)
+    }
+
+    /// Checks that `expression` is XPath 1.0 libxml2 can compile.
+    public static func validate(_ expression: String) throws(XPathError) {
+        tributary_xml_silence_generic_errors()
+        defer { tributary_xml_restore_generic_errors() }
+        guard let compiled = xmlXPathCompile(expression) else {
+            throw XPathError("'\(expression)' is not a valid XPath 1.0 expression")
+        }
+        xmlXPathFreeCompExpr(compiled)
+    }
+
+    /// The nodes `expression` selects from `node` (the whole document when nil); a result that
+    /// is not a node set (a string, number or boolean) selects nothing.
+    public func nodes(_ expression: String, from node: HTMLNode? = nil) throws(XPathError) -> [HTMLNode] {
+        try evaluate(expression, from: node) { result in
+            guard result.pointee.type == XPATH_NODESET, let set = result.pointee.nodesetval else { return [] }
+            return (0..<Int(set.pointee.nodeNr)).compactMap { index in
+                set.pointee.nodeTab[index].map { HTMLNode(document: self, pointer: $0) }
+            }
+        }
+    }
+
+    /// The texts `expression` gives from `node`: for a node set, each node's text (an
+    /// attribute's value, an element's text with whitespace collapsed); for a string, number or
+    /// boolean result (`concat(…)`, `count(…)`), that value as text.
+    public func strings(_ expression: String, from node: HTMLNode? = nil) throws(XPathError) -> [String] {
+        try evaluate(expression, from: node) { result in
+            if result.pointee.type == XPATH_NODESET {
+                guard let set = result.pointee.nodesetval else { return [] }
+                return (0..<Int(set.pointee.nodeNr)).compactMap { index in
+                    set.pointee.nodeTab[index].map { HTMLNode(document: self, pointer: $0).text }
+                }
+            }
+            guard let text = xmlXPathCastToString(result) else { return [] }
+            defer { tributary_xml_free(text) }
+            return [String(cString: text)]
+        }
+    }
+
+    private func evaluate<T>(
+        _ expression: String, from node: HTMLNode?, _ read: (UnsafeMutablePointer<xmlXPathObject>) -> [T]
+    ) throws(XPathError) -> [T] {
+        tributary_xml_silence_generic_errors()
+        defer { tributary_xml_restore_generic_errors() }
+        guard let context = xmlXPathNewContext(document) else { throw XPathError("cannot create an XPath context") }
+        defer { xmlXPathFreeContext(context) }
+        if let node { context.pointee.node = node.pointer }
+        guard let result = xmlXPathEvalExpression(expression, context) else {
+            throw XPathError("'\(expression)' is not a valid XPath 1.0 expression")
+        }
+        defer { xmlXPathFreeObject(result) }
+        return read(result)
+    }
+
+    /// The outer HTML of a node.
+    fileprivate func markup(_ pointer: xmlNodePtr) -> String {
+        guard let buffer = xmlBufferCreate() else { return "" }
+        defer { xmlBufferFree(buffer) }
+        htmlNodeDump(buffer, document, pointer)
+        guard let content = xmlBufferContent(buffer) else { return "" }
+        return String(cString: content)
+    }
+}
+
+/// A node of an `HTMLDocument`: an element, attribute or text. Valid while its document lives
+/// (it keeps the document alive).
+public struct HTMLNode {
+    /// The document that owns the node.
+    let document: HTMLDocument
+    /// The libxml2 node.
+    let pointer: xmlNodePtr
+
+    /// The node's text: an attribute's value, or an element's text content with runs of
+    /// whitespace collapsed to one space and the ends trimmed.
+    public var text: String {
+        guard let content = xmlNodeGetContent(pointer) else { return "" }
+        defer { tributary_xml_free(content) }
+        let raw = String(cString: content)
+        return raw.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// The node as HTML (the element with its tags); an attribute or text gives its text.
+    public var html: String {
+        switch pointer.pointee.type {
+        case XML_ELEMENT_NODE: document.markup(pointer)
+        default: text
+        }
+    }
+}
+
+/// An XPath expression that cannot be compiled or evaluated, or a page that cannot be parsed.
+public struct XPathError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}

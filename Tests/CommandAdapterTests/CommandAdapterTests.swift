@@ -1,0 +1,160 @@
+import CommandAdapter
+import Foundation
+import TestSupport
+import Testing
+import TributaryCore
+import TributaryModel
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `adapter: command` running the scripts in Fixtures/: output parsed as a feed, a fixed
+/// environment, and the three ways a program goes wrong (hangs, floods, fails).
+@Suite("command adapter")
+struct CommandAdapterTests {
+    /// The folder holding the scripts; the configuration lives there.
+    static func folder() throws -> URL {
+        try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+    }
+
+    /// The command source described by `fragment` (YAML lines at the source's indentation).
+    static func adapter(_ fragment: String) throws -> any SourceAdapter {
+        let yaml = """
+            sources:
+              - name: script
+                adapter: command
+            \(fragment.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+            """
+        let configuration = try ConfigLoader(registry: AdapterRegistry([CommandAdapter.self])).load(
+            text: yaml, file: "feeds.yaml", directory: try folder())
+        return try #require(configuration.sources.first).adapter
+    }
+
+    static func context(timeout: Duration = .seconds(60)) throws -> FetchContext {
+        FetchContext(
+            sourceName: "script", configDirectory: try folder(), fetcher: InMemoryFetcher(), timeout: timeout)
+    }
+
+    static func failure(_ adapter: any SourceAdapter, timeout: Duration = .seconds(60)) async throws -> String? {
+        do {
+            _ = try await adapter.fetch(in: context(timeout: timeout))
+            return nil
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    @Test func readsAJSONFeedAndReportsStandardErrorAsAWarning() async throws {
+        let result = try await Self.adapter("command: [sh, feed.sh]").fetch(in: Self.context())
+        #expect(result.items.map(\.id) == ["a1", "a2"])
+        #expect(result.items.first?.title == "First")
+        #expect(result.items.first?.published == Date(timeIntervalSince1970: 1_709_647_380))
+        #expect(result.feed?.title == "Script feed")
+        #expect(result.problems.map(\.description) == ["warning: stderr: fetched 2 posts from the cache"])
+    }
+
+    @Test func passesArgumentsAsTheyAreWithoutAShell() async throws {
+        let result = try await Self.adapter(#"command: [sh, rss.sh, "$HOME; rm -rf `pwd` | cat"]"#).fetch(in: Self.context())
+        #expect(result.items.map(\.title) == ["One"])
+        #expect(result.feed?.title == "$HOME; rm -rf `pwd` | cat")
+    }
+
+    @Test func theEnvironmentIsPathHomeLangAndOnlyWhatTheSourceLists() async throws {
+        // /usr/bin/python3 itself: a version manager's `python3` shim would add variables of its own.
+        let result = try await Self.adapter("command: [/usr/bin/python3, environment.py]\nenv: [GREETING=你好, TRIBUTARY_SURELY_UNSET]")
+            .fetch(in: Self.context())
+        let names = result.items.map(\.id)
+        #expect(names == ["GREETING", "HOME", "LANG", "PATH"])
+        #expect(result.items.first?.title == "GREETING=你好")
+    }
+
+    @Test func aCommandThatHangsIsKilledAtTheTimeoutWithWhatItStarted() async throws {
+        let scratch = try TemporaryDirectory()
+        let pidFile = scratch.path("sleep.pid")
+        let message = try await Self.failure(Self.adapter("command: [sh, hang.sh, \(pidFile)]"), timeout: .milliseconds(500))
+        #expect(message == "command 'sh hang.sh \(pidFile)' timed out after 500ms and was killed")
+        let pid = try #require(pid_t(try scratch.read("sleep.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        // The background `sleep` was in the command's process group and got SIGKILL with it; the
+        // kernel ends it asynchronously, so wait for it to be gone (or a zombie awaiting init).
+        var state: Substring?
+        for _ in 0..<500 {
+            state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+            if state == nil || state == "Z" { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(state == nil || state == "Z", "sleep \(pid) is still in state \(state ?? "?")")
+    }
+
+    @Test func aCommandThatFloodsStandardOutputIsCappedAndKilled() async throws {
+        let message = try await Self.failure(Self.adapter("command: [sh, flood.sh]\nmax_output: 64KB"))
+        #expect(message == "command 'sh flood.sh' printed more than the limit of 64 KB (max_output) and was killed")
+    }
+
+    @Test func aCommandThatExitsNonZeroFailsWithItsStatusAndStandardError() async throws {
+        let message = try await Self.failure(Self.adapter("command: [sh, fail.sh]"))
+        #expect(message == "command 'sh fail.sh' exited with status 3; stderr: connecting to the site | error: the site answered 403")
+    }
+
+    @Test func aCommandThatPrintsNothingFails() async throws {
+        let message = try await Self.failure(Self.adapter("command: [sh, silent.sh]"))
+        #expect(message == "command 'sh silent.sh' printed nothing; it should print a JSON Feed, RSS or Atom document")
+    }
+
+    @Test func aMissingProgramIsNamed() async throws {
+        let message = try await Self.failure(Self.adapter("command: [tributary-no-such-program, x]"))
+        #expect(message?.hasPrefix("command 'tributary-no-such-program x': program 'tributary-no-such-program' not found") == true)
+    }
+
+    @Test(arguments: [
+        (
+            "command: []",
+            "feeds.yaml:4:5: error: source 'script': 'command' must list the program and its arguments, e.g. [python3, feed.py]"
+        ),
+        ("command: [sh]\nenv: [A-B]", "feeds.yaml:5:5: error: source 'script': 'env': 'A-B' is not NAME or NAME=value"),
+        (
+            "command: [sh]\nmax_output: lots",
+            "feeds.yaml:5:5: error: source 's': 'max_output' must be a size such as 512KB or 10MB, found 'lots'"
+        ),
+    ])
+    func badOptionsAreConfigurationErrors(fragment: String, expected: String) throws {
+        #expect(throws: ConfigErrors.self) { try Self.adapter(fragment) }
+        do {
+            _ = try Self.adapter(fragment)
+        } catch let error as ConfigErrors {
+            #expect(error.description == expected.replacingOccurrences(of: "source 's'", with: "source 'script'"))
+        }
+    }
+}
+
+/// The command adapter inside a real `tributary run`: stderr and exit status reach the report.
+@Suite("command adapter in a run")
+struct CommandRunTests {
+    @Test func standardErrorAndExitStatusAreInTheRunReport() async throws {
+        let folder = try TemporaryDirectory()
+        let scripts = try CommandAdapterTests.folder()
+        for name in ["feed.sh", "fail.sh"] {
+            try FileManager.default.copyItem(at: scripts.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
+        }
+        _ = try folder.write(
+            """
+            sources:
+              - name: good
+                adapter: command
+                command: [sh, feed.sh]
+              - name: bad
+                adapter: command
+                command: [sh, fail.sh]
+            outputs:
+              - type: stdout
+            """, to: "feeds.yaml")
+        let run = try await TributaryBinary.run(["run"], in: folder.url.path)
+        #expect(run.status == 2)
+        #expect(run.standardOutput.contains("First"))
+        #expect(run.standardError.contains("warning: [good] warning: stderr: fetched 2 posts from the cache\n"))
+        #expect(
+            run.standardError.contains(
+                "[bad] failed: command 'sh fail.sh' exited with status 3; stderr: connecting to the site | error: the site answered 403\n"))
+        #expect(run.standardError.contains("2 sources (1 ok, 1 failed: bad)"))
+    }
+}

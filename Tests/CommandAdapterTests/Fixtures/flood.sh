@@ -1,0 +1,2 @@
+#!/bin/sh
+while :; do echo y; done

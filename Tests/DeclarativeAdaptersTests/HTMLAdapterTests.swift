@@ -1,0 +1,112 @@
+import DeclarativeAdapters
+import Foundation
+import TestSupport
+import Testing
+import TributaryCore
+import TributaryModel
+
+/// `adapter: html` on a listing page served over loopback.
+@Suite("html adapter")
+struct HTMLAdapterTests {
+    static func yaml(base: String, items: String = "//ul[@class='news']/li") -> String {
+        """
+        sources:
+          - name: listing
+            adapter: html
+            url: \(base)/list/index.html
+            items: "\(items)"
+            fields:
+              title: .//h2
+              link: .//h2/a/@href
+              published: {xpath: ./time, format: "yyyy年M月d日 HH:mm", timezone: Asia/Shanghai}
+              summary: ./p[@class='summary']
+              content: ./div[@class='body']
+              image: .//img/@src
+              categories: ./span[@class='tag']
+              metrics: {comments: "substring-before(./span[@class='comments'], ' ')"}
+        """
+    }
+
+    @Test func scrapesTheListingIntoItems() async throws {
+        let server = try LoopbackServer()
+        server.route("/list/index.html", try DeclarativeTestSupport.route("listing.html", contentType: "text/html; charset=utf-8"))
+        let adapter = try DeclarativeTestSupport.adapter(Self.yaml(base: server.baseURL))
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context(name: "listing"))
+        let first = Item(
+            id: server.url("/news/101.html"), source: "listing", url: server.url("/news/101.html"), title: "第一条 新闻", summary: "摘要 一 & 更多",
+            image: server.url("/list/img/101.jpg"), published: Date(timeIntervalSince1970: 1_709_618_580), tags: ["科技", "手机"],
+            metrics: ["comments": 1234])
+        let second = Item(
+            id: "https://other.example/202", source: "listing", url: "https://other.example/202", title: "Second",
+            contentHTML: "<div><p>Full <em>text</em></p></div>")
+        #expect(result.items.count == 3)
+        #expect(result.items.first == first)
+        #expect(result.items.dropFirst().first == second)
+        let third = try #require(result.items.last)
+        #expect(third.title == "No link here" && third.url == nil && third.id.count == 16)
+        #expect(
+            result.problems.map(\.description) == [
+                "warning: feeds.yaml:9:7: fields.published: cannot read 'not a date' as a date in \(server.url("/list/index.html")) item 2; no date"
+            ])
+    }
+
+    @Test func aPageWithNoItemsGivesAWarningAndNoItems() async throws {
+        let server = try LoopbackServer()
+        server.route("/list/index.html", .text("<html><body><p>Nothing today</p></body></html>", contentType: "text/html"))
+        let adapter = try DeclarativeTestSupport.adapter(Self.yaml(base: server.baseURL))
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.isEmpty)
+        #expect(
+            result.problems.map(\.description) == [
+                "warning: feeds.yaml:5:5: items: '//ul[@class='news']/li' selected nothing in \(server.url("/list/index.html"))"
+            ])
+    }
+
+    @Test func anHTTPErrorFailsTheSource() async throws {
+        let server = try LoopbackServer()
+        server.route("/list/index.html", .status(503))
+        let message = await DeclarativeTestSupport.failure(try DeclarativeTestSupport.adapter(Self.yaml(base: server.baseURL)))
+        #expect(message == "\(server.url("/list/index.html")): HTTP 503 Service Unavailable")
+    }
+
+    @Test func followsTheNextLinkUntilThereIsNone() async throws {
+        let server = try LoopbackServer()
+        func page(_ number: Int, next: String?) -> LoopbackRoute {
+            let link = next.map { "<a rel=\"next\" href=\"\($0)\">下一页</a>" } ?? ""
+            return .text(
+                "<html><body><ul><li><a href=\"/p/\(number)\">Post \(number)</a></li></ul>\(link)</body></html>",
+                contentType: "text/html; charset=utf-8")
+        }
+        server.route("/list", page(1, next: "/list/2?x=1"))
+        server.route("/list/2", page(2, next: "3"))
+        server.route("/list/3", page(3, next: nil))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: paged
+                adapter: html
+                url: \(server.baseURL)/list
+                items: //li
+                fields: {title: ./a, url: ./a/@href}
+                pagination: {next: "//a[@rel='next']/@href"}
+                pages: 10
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.title) == ["Post 1", "Post 2", "Post 3"])
+        #expect(server.allRequests.map { $0.path + ($0.query.map { "?" + $0 } ?? "") } == ["/list", "/list/2?x=1", "/list/3"])
+        #expect(result.problems.isEmpty)
+    }
+
+    @Test func aBadXPathIsAConfigurationErrorAtItsLine() {
+        let yaml = Self.yaml(base: "http://127.0.0.1:9", items: "//li[")
+        #expect(
+            DeclarativeTestSupport.errors(yaml) == [
+                "feeds.yaml:5:5: error: source 'listing': 'items': '//li[' is not a valid XPath 1.0 expression"
+            ])
+        let field = Self.yaml(base: "http://127.0.0.1:9").replacingOccurrences(of: "title: .//h2", with: "title: .//h2[")
+        #expect(
+            DeclarativeTestSupport.errors(field) == [
+                "feeds.yaml:7:14: error: source 'listing': 'fields.title': './/h2[' is not a valid XPath 1.0 expression"
+            ])
+    }
+}

@@ -1,0 +1,336 @@
+import DeclarativeAdapters
+import Foundation
+import QdailyAdapter
+import TestSupport
+import Testing
+import TributaryCore
+import TributaryModel
+
+/// `adapter: json` on fixtures served over loopback: the mapping language, pagination, empty
+/// pages and the errors a user meets when a mapping is wrong.
+@Suite("json adapter")
+struct JSONAdapterTests {
+    /// The Qdaily home feed described in YAML alone.
+    static func qdailyYAML(base: String, pages: Int) -> String {
+        """
+        sources:
+          - name: qdaily
+            adapter: json
+            url: \(base)/app3/homes/index/{cursor}.json
+            items: response.feeds[*]
+            fields:
+              id: "{post.datatype}:{post.id}"
+              title: post.title
+              summary: post.description
+              url: post.appview
+              image: [post.image, image]
+              published: {path: post.publish_time, convert: unix}
+              tags: [post.category.title, post.super_tag]
+              author: post.column.name
+              author_url: post.column.share.url
+              author_avatar: post.column.icon
+              metrics:
+                comments: post.comment_count
+                likes: post.praise_count
+                participants: post.record_count
+              extras:
+                card_type: type
+            pagination:
+              cursor: response.last_key
+              has_more: response.has_more
+              start: "0"
+            pages: \(pages)
+        """
+    }
+
+    /// The real first page, the reconstructed second and the empty last page.
+    static func qdailyServer() throws -> LoopbackServer {
+        let server = try LoopbackServer()
+        server.route("/app3/homes/index/0.json", try DeclarativeTestSupport.route("homes0.json"))
+        server.route("/app3/homes/index/1500282425_1500287444.json", try DeclarativeTestSupport.route("homes_index_page2.json"))
+        server.route("/app3/homes/index/1478777270_1478790123.json", try DeclarativeTestSupport.route("homes_index_last_page.json"))
+        return server
+    }
+
+    @Test func reproducesTheQdailyAdaptersItemsFromTheSameResponses() async throws {
+        let server = try Self.qdailyServer()
+        let declarative = try DeclarativeTestSupport.adapter(Self.qdailyYAML(base: server.baseURL, pages: 5))
+        let mapped = try await declarative.fetch(in: DeclarativeTestSupport.context(name: "qdaily"))
+
+        let options = AdapterOptions(
+            file: "feeds.yaml", sourceName: "qdaily",
+            values: ["base_url": .url(try #require(URL(string: server.baseURL))), "pages": .integer(5), "feed": .string("home")])
+        let compiled = try await QdailyAdapter(options: options).fetch(in: DeclarativeTestSupport.context(name: "qdaily"))
+
+        #expect(mapped.problems.isEmpty, "\(mapped.problems)")
+        #expect(mapped.items.count == 32)
+        #expect(mapped.items.count == compiled.items.count)
+        for (ours, theirs) in zip(mapped.items, compiled.items) {
+            #expect(ours == theirs)
+        }
+        // Both walked the three pages and stopped at the empty one.
+        #expect(server.requestCount("/app3/homes/index/1478777270_1478790123.json") == 2)
+    }
+
+    @Test(
+        arguments: [
+            ("a.name", "plain"),
+            ("$[0].a.name", "plain"),
+            (#"a["b.c"]"#, "dots"),
+            ("a['b.c']", "dots"),
+            ("a.list[0]", "1"),
+            ("a.list[-1]", "last"),
+            ("a.list[*]", "1"),
+            ("a.*", "plain"),
+            ("s.@json.x", "inner"),
+            ("n", "12.50"),
+            ("t", "true"),
+            ("$.missing", nil),
+            ("a.list[9]", nil),
+            ("a.name.deeper", nil),
+        ] as [(String, String?)])
+    func pathsWalkObjectsListsAndJSONText(path: String, expected: String?) async throws {
+        let server = try LoopbackServer()
+        let document = #"[{"a":{"name":"plain","b.c":"dots","list":[1,2,"last"]},"s":"{\"x\":\"inner\"}","n":12.50,"t":true}]"#
+        server.route("/p", .text(document, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: paths
+                adapter: json
+                url: \(server.baseURL)/p
+                items: $[*]
+                fields:
+                  id: {value: one}
+                  title:
+                    path: |-
+                      \(path)
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.first?.title == expected)
+    }
+
+    @Test func paginationStopsAtHasMoreFalse() async throws {
+        let server = try LoopbackServer()
+        server.route(
+            "/list",
+            .handler { request in
+                let page = request.query?.split(separator: "=").last.map(String.init) ?? "?"
+                let more = page == "1" ? "true" : "false"
+                return LoopbackResponse(text: #"{"data":{"has_more":\#(more),"items":[{"id":"p\#(page)","title":"Page \#(page)"}]}}"#)
+            })
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: paged
+                adapter: json
+                url: \(server.baseURL)/list
+                query: {page: "{page}"}
+                items: data.items
+                fields: {id: id, title: title}
+                pagination: {page: true, has_more: data.has_more}
+                pages: 10
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.id) == ["p1", "p2"])
+        #expect(server.allRequests.map { $0.query ?? "" } == ["page=1", "page=2"])
+    }
+
+    @Test func aHasMorePathThatFindsNothingStopsWithAWarning() async throws {
+        let server = try LoopbackServer()
+        server.route("/list", .text(#"{"more":true,"items":[{"id":"a"}]}"#, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: paged
+                adapter: json
+                url: \(server.baseURL)/list?page={page}
+                items: items
+                fields: {id: id}
+                pagination: {page: true, has_more: has_more}
+                pages: 3
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.id) == ["a"])
+        #expect(
+            result.problems.map(\.description) == [
+                "warning: \(server.url("/list?page=1")): has_more: 'has_more' found nothing (the response has no key 'has_more' (keys: more, items)); stopping here"
+            ])
+    }
+
+    @Test(arguments: [
+        #"{"data":{"items":[]}}"#,
+        #"{"data":{"items":null}}"#,
+        #"{"data":{"items":{}}}"#,
+    ])
+    func anEmptyListIsNoItemsAndNoProblem(body: String) async throws {
+        let server = try LoopbackServer()
+        server.route("/empty", .text(body, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: empty
+                adapter: json
+                url: \(server.baseURL)/empty
+                items: data.items[*]
+                fields: {id: id, title: title}
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.isEmpty)
+        #expect(result.problems.isEmpty)
+    }
+
+    @Test func readsJSONInsideJSONDatesAndCountsAndSendsThePOST() async throws {
+        let server = try LoopbackServer()
+        server.route("/api/feed", try DeclarativeTestSupport.route("toutiao_like.json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: toutiao
+                adapter: json
+                url: \(server.baseURL)/api/feed
+                method: POST
+                headers: {X-Token: "{token}"}
+                body: '{"category": "{category}"}'
+                variables: {token: abc, category: news_tech}
+                items: data[*].content.@json
+                fields:
+                  id: "toutiao:{item_id}"
+                  title: {path: title, convert: html_to_text}
+                  link: "https://www.toutiao.com/a{item_id}/"
+                  description: abstract
+                  pubDate: {path: publish_time_ms, convert: unix_ms}
+                  author: source
+                  category: [tag, {value: 头条}]
+                  metrics: {comments: comment_count}
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context(name: "toutiao"))
+        #expect(
+            result.items == [
+                Item(
+                    id: "toutiao:7342001", source: "toutiao", url: "https://www.toutiao.com/a7342001/", title: "第一条 & 更多", summary: "摘要 一",
+                    authors: [Author(name: "新华社")], published: Date(timeIntervalSince1970: 1_709_618_580), tags: ["news_tech", "头条"],
+                    metrics: ["comments": 12000]),
+                Item(
+                    id: "toutiao:7342002", source: "toutiao", url: "https://www.toutiao.com/a7342002/", title: "第二条",
+                    published: Date(timeIntervalSince1970: 1_709_618_000), tags: ["头条"], metrics: ["comments": 12]),
+            ])
+        #expect(
+            result.problems.map(\.description) == [
+                "error: feeds.yaml:11:7: fields.id: no value in \(server.url("/api/feed")) item 3 (data[*].content.@json[2]) "
+                    + "('item_id': the item has no key 'item_id' (keys: title)); item skipped"
+            ])
+        let request = try #require(server.allRequests.first)
+        #expect(request.method == "POST")
+        #expect(request.header("X-Token") == "abc")
+        #expect(request.header("Content-Type") == "application/json")
+        #expect(request.bodyText == #"{"category": "news_tech"}"#)
+    }
+
+    @Test func readsDatesWithAPatternInTheSourcesTimeZone() async throws {
+        let server = try LoopbackServer()
+        server.route("/d", .text(#"[{"u":"/a/1","t":"2024-03-05 14:03","n":"x"}]"#, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: dated
+                adapter: json
+                url: \(server.baseURL)/d
+                items: $[*]
+                fields:
+                  url: u
+                  title: n
+                  published: {path: t, format: "yyyy-MM-dd HH:mm", timezone: Asia/Shanghai}
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        let item = try #require(result.items.first)
+        #expect(item.id == server.url("/a/1"))
+        #expect(item.url == server.url("/a/1"))
+        #expect(item.published == Date(timeIntervalSince1970: 1_709_618_580))
+    }
+
+    @Test func aWrongItemsPathFailsNamingTheLineAndWhatWasThere() async throws {
+        let server = try LoopbackServer()
+        server.route("/app3/homes/index/0.json", try DeclarativeTestSupport.route("homes0.json"))
+        let yaml = Self.qdailyYAML(base: server.baseURL, pages: 1).replacingOccurrences(
+            of: "items: response.feeds[*]", with: "items: response.feed[*]")
+        let message = await DeclarativeTestSupport.failure(try DeclarativeTestSupport.adapter(yaml))
+        #expect(
+            message
+                == "feeds.yaml:5:5: items: 'response.feed[*]' found nothing in \(server.url("/app3/homes/index/0.json")): "
+                + "'response' has no key 'feed' (keys: has_more, last_key, feeds, banners, headline, featured_article, columns, "
+                + "my_subscription_location, banners_ad, feeds_ad, columns_ad)")
+    }
+
+    @Test func aFieldPathThatNeverMatchesIsAWarningAtItsLine() async throws {
+        let server = try LoopbackServer()
+        server.route("/x", .text(#"{"list":[{"id":1,"title":"a"},{"id":2,"title":"b"}]}"#, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: typo
+                adapter: json
+                url: \(server.baseURL)/x
+                items: list[*]
+                fields:
+                  id: id
+                  title: titel
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.id) == ["1", "2"])
+        #expect(
+            result.problems.map(\.description) == [
+                "warning: feeds.yaml:8:7: fields.title: 'titel' matched nothing in any of the 2 items read"
+            ])
+    }
+
+    @Test(arguments: [
+        (
+            "fields: {id: id, titel: t}",
+            "feeds.yaml:6:22: error: source 's': unknown key 'titel' in 'fields'; did you mean 'title'?"
+        ),
+        (
+            "fields: {id: 'a..b'}",
+            "feeds.yaml:6:18: error: source 's': 'fields.id': 'a..b': an empty step (two dots, or a dot at the start)"
+        ),
+        (
+            "fields: {id: 'a[x]'}",
+            "feeds.yaml:6:18: error: source 's': 'fields.id': 'a[x]': '[x]' is not an index, [*] or a quoted key"
+        ),
+        (
+            "fields: {id: {path: id, convert: unixx}}",
+            "feeds.yaml:6:38: error: source 's': 'fields.id.convert' must be one of text, html_to_text, number, date, unix, unix_ms, rfc3339, found 'unixx'; did you mean 'unix'?"
+        ),
+        (
+            "fields: {summary: s}",
+            "feeds.yaml:6:13: error: source 's': 'fields' needs at least one of id, url (link) or title to identify items"
+        ),
+        (
+            "fields: {id: id}\n    pagination: {cursor: next}",
+            "feeds.yaml:7:17: error: source 's': 'pagination.cursor' is read but {cursor} appears nowhere in url, query, headers or body"
+        ),
+        (
+            "fields: {id: id}\n    pages: 3",
+            "feeds.yaml:7:5: error: source 's': 'pages: 3' needs 'pagination' to say how the next page is found"
+        ),
+        (
+            "fields: {id: id}\n    query: {p: '{pge}'}",
+            "feeds.yaml:7:16: error: source 's': 'query.p': unknown variable {pge}; did you mean {page}? (variables: cursor, page, offset)"
+        ),
+        (
+            "fields: {id: 'x{id'}",
+            "feeds.yaml:6:18: error: source 's': 'fields.id': template 'x{id': '{' without a closing '}' (write {{ for a literal brace)"
+        ),
+    ])
+    func aBadMappingIsAConfigurationErrorAtItsLine(fragment: String, expected: String) {
+        let yaml = """
+            sources:
+              - name: s
+                adapter: json
+                url: http://127.0.0.1:9/x
+                items: list[*]
+                \(fragment)
+            """
+        #expect(DeclarativeTestSupport.errors(yaml) == [expected])
+    }
+}

@@ -1,0 +1,99 @@
+import DeclarativeAdapters
+import Foundation
+import TestSupport
+import Testing
+import TributaryCore
+import TributaryModel
+
+/// `tributary record SOURCE` against a loopback "live site", then the recording replayed through
+/// another loopback server: the adapter gives the same items from the replay.
+@Suite("record and replay")
+struct RecordReplayTests {
+    @Test func recordsEveryExchangeAndTheReplayGivesTheSameItems() async throws {
+        let live = try JSONAdapterTests.qdailyServer()
+        let folder = try TemporaryDirectory()
+        _ = try folder.write(JSONAdapterTests.qdailyYAML(base: live.baseURL, pages: 5), to: "feeds.yaml")
+
+        let run = try await TributaryBinary.run(["record", "qdaily", "-o", "rec"], in: folder.url.path)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError == "tributary: recorded 3 exchanges of 'qdaily' into rec (32 items)\n")
+
+        let recording = try Recording.read(from: folder.url.appendingPathComponent("rec"))
+        #expect(recording.source == "qdaily")
+        #expect(
+            recording.exchanges.map(\.url) == [
+                live.url("/app3/homes/index/0.json"), live.url("/app3/homes/index/1500282425_1500287444.json"),
+                live.url("/app3/homes/index/1478777270_1478790123.json"),
+            ])
+        #expect(
+            recording.exchanges.map(\.body) == [
+                Array(try DeclarativeTestSupport.fixture("homes0.json").utf8),
+                Array(try DeclarativeTestSupport.fixture("homes_index_page2.json").utf8),
+                Array(try DeclarativeTestSupport.fixture("homes_index_last_page.json").utf8),
+            ])
+        #expect(recording.exchanges.first?.headers.contains(HTTPHeader("Content-Type", "application/json")) == true)
+        let items = try folder.read("rec/items.json")
+        #expect(items.contains("\"id\": \"article:43134\""))
+
+        let original = try await DeclarativeTestSupport.adapter(JSONAdapterTests.qdailyYAML(base: live.baseURL, pages: 5))
+            .fetch(in: DeclarativeTestSupport.context(name: "qdaily"))
+        live.stop()
+        let replay = try LoopbackServer()
+        replay.replay(recording)
+        let replayed = try await DeclarativeTestSupport.adapter(JSONAdapterTests.qdailyYAML(base: replay.baseURL, pages: 5))
+            .fetch(in: DeclarativeTestSupport.context(name: "qdaily"))
+        #expect(replayed.items.map(\.id) == original.items.map(\.id))
+        #expect(
+            replayed.items
+                == original.items.map { item in
+                    var item = item
+                    item.url = item.url?.replacingOccurrences(of: live.baseURL, with: replay.baseURL)
+                    return item
+                })
+    }
+
+    @Test func aRequestTheRecordingDoesNotHoldIs404() async throws {
+        let server = try LoopbackServer()
+        server.replay(
+            Recording(
+                source: "s",
+                exchanges: [
+                    .init(
+                        method: "GET", url: "https://example.com/api?page=1", status: 200,
+                        headers: [HTTPHeader("Content-Type", "application/json")], body: Array("[]".utf8))
+                ]))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: s
+                adapter: json
+                url: \(server.baseURL)/api?page={page}
+                items: $[*]
+                fields: {id: id}
+                pagination: {page: true}
+                pages: 2
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.isEmpty)
+        #expect(server.allRequests.map { $0.query ?? "" } == ["page=1"])
+        let missing = await DeclarativeTestSupport.failure(
+            try DeclarativeTestSupport.adapter(
+                """
+                sources:
+                  - name: s
+                    adapter: json
+                    url: \(server.baseURL)/api?page=7
+                    items: $[*]
+                    fields: {id: id}
+                """))
+        #expect(missing == "\(server.url("/api?page=7")): HTTP 404 Not Found")
+    }
+
+    @Test func unknownSourcesAreUsageErrors() async throws {
+        let folder = try TemporaryDirectory()
+        _ = try folder.write(JSONAdapterTests.qdailyYAML(base: "http://127.0.0.1:9", pages: 1), to: "feeds.yaml")
+        let run = try await TributaryBinary.run(["record", "qdialy"], in: folder.url.path)
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("no source named 'qdialy' in feeds.yaml; did you mean 'qdaily'?"))
+    }
+}

@@ -60,6 +60,7 @@ bench: bench-deps
 	$(SWIFT) build $(RELEASE) --product tributary
 	python3 bench/bench.py fetch
 	python3 bench/bench.py parse
+	python3 bench/bench.py pipeline
 
 clean:
 	rm -rf .build out

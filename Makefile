@@ -61,6 +61,7 @@ bench: bench-deps
 	python3 bench/bench.py fetch
 	python3 bench/bench.py parse
 	python3 bench/bench.py e2e
+	python3 bench/bench.py pipeline
 
 clean:
 	rm -rf .build out

@@ -4,6 +4,7 @@
     python3 bench/bench.py fetch [--count 1000] [--runs 5]
     python3 bench/bench.py parse [--count 300] [--mb 55] [--runs 3]
     python3 bench/bench.py e2e [--count 500] [--mb 40] [--runs 3] [--skip-feedparser]
+    python3 bench/bench.py pipeline [--sizes 10000,100000,1000000] [--runs 3]
 
 Everything runs on 127.0.0.1: the benchmark starts its own server and stops it afterwards.
 Speed is reported as ratios against the peers measured in the same run, since the machines
@@ -301,6 +302,44 @@ def bench_e2e(args):
           "peak memory < 150 MB -> %.1f MB (%s); second run < 10%% of the first -> %.1f%% (%s)"
           % (python_best / ours, verdict(python_best / ours >= 3), ours / curl_time, verdict(ours / curl_time <= 3),
              peak, verdict(peak < 150), second * 100, verdict(second < 0.10)))
+STAGES = ["normalize", "rules", "same_url", "near_duplicates", "rank"]
+
+
+def bench_pipeline(args):
+    """The pipeline over generated items (tributary-bench pipeline), one process a size."""
+    import json
+    sizes = [int(size) for size in args.sizes.split(",")]
+    results = {}
+    for size in sizes:
+        # The largest size runs once: it takes long enough that one run is stable.
+        runs = 1 if size >= 1_000_000 else args.runs
+        _, _, out, _ = run_measured([BENCH, "pipeline", "--items", str(size), "--runs", str(runs)])
+        results[size] = json.loads(out.strip().splitlines()[-1])
+    first = results[sizes[0]]
+    print("Pipeline: generated items (%d%% near-duplicate headlines and 2%% the same link again from other sources, "
+          "mixed Chinese and English, %s sources at %d items), hot ranking with max_per_source and max_consecutive; "
+          "one core; median of %d runs (1 for 1M)" % (10, first["sources"], sizes[0], args.runs))
+    rows = []
+    for size in sizes:
+        result = results[size]
+        stages = result["stages"]
+        rows.append(["{:,}".format(size)] + ["%.3f s" % stages[name] for name in STAGES]
+                    + ["%.3f s" % result["total"], "%.3f s" % result["wall"], "%.3f s" % result["rank_date"], "%d" % result["merged"],
+                       "%.0f MB" % (result["peak_rss_kb"] / 1024), "%.0f MB" % (result["peak_rss_kb_input"] / 1024)])
+    print("CPU time of the pipeline's thread per stage; wall is the whole run's elapsed time")
+    table(rows, ["items"] + STAGES + ["total", "wall", "rank (date)", "merged", "peak memory", "of it input"])
+    goals = []
+    if 100_000 in results:
+        total = results[100_000]["total"]
+        goals.append("100k items through all stages < 1 s -> %.3f s (%s)" % (total, "met" if total < 1 else "NOT met"))
+    if 100_000 in results and 1_000_000 in results:
+        ratio = results[1_000_000]["total"] / results[100_000]["total"]
+        goals.append("1M ≤ 12× 100k -> %.1f× (%s)" % (ratio, "met" if ratio <= 12 else "NOT met"))
+        per_stage = ", ".join("%s %.1f×" % (name, results[1_000_000]["stages"][name] / max(results[100_000]["stages"][name], 1e-9))
+                              for name in STAGES)
+        goals.append("per stage 1M/100k: " + per_stage)
+    for goal in goals:
+        print("goal: " + goal if not goal.startswith("per stage") else goal)
 
 
 def main():
@@ -322,10 +361,13 @@ def main():
     e2e.add_argument("--runs", type=int, default=3)
     e2e.add_argument("--jobs", type=int, default=32)
     e2e.add_argument("--skip-feedparser", action="store_true", help="feedparser takes most of a minute")
+    pipeline = sub.add_parser("pipeline", help="the pipeline stages over 10k, 100k and 1M generated items")
+    pipeline.add_argument("--sizes", default="10000,100000,1000000")
+    pipeline.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     if not os.path.exists(BENCH):
         sys.exit("build first: swift build -c release --static-swift-stdlib --product tributary-bench (make bench does)")
-    {"fetch": bench_fetch, "parse": bench_parse, "e2e": bench_e2e}[args.which](args)
+    {"fetch": bench_fetch, "parse": bench_parse, "e2e": bench_e2e, "pipeline": bench_pipeline}[args.which](args)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@
 //                                           If-None-Match or If-Modified-Since
 //   tributary-bench fetch URLFILE [--jobs N] [--per-host N]
 //                                           fetch every URL with Tributary's fetcher; print JSON stats
+//   tributary-bench pipeline --items N [--runs R] [--seed S]
+//                                           run the pipeline over N generated items; print JSON stage times
 import Foundation
 import TestSupport
 import TributaryCore
@@ -91,6 +93,11 @@ case "fetch":
     do {
         try await fetch(arguments[1], jobs: option("--jobs", default: 32), perHost: option("--per-host", default: 32))
     } catch { fail("\(error)") }
+case "pipeline":
+    do {
+        try PipelineBenchmark.run(
+            items: option("--items", default: 100_000), runs: option("--runs", default: 1), seed: UInt64(option("--seed", default: 2026)))
+    } catch { fail("\(error)") }
 default:
-    fail("usage: tributary-bench serve DIR | fetch URLFILE [--jobs N] [--per-host N]")
+    fail("usage: tributary-bench serve DIR | fetch URLFILE [--jobs N] [--per-host N] | pipeline --items N [--runs R] [--seed S]")
 }

@@ -61,6 +61,34 @@ public struct Pipeline: Sendable {
         public var dropped: [Drop]
         /// What normalizing changed that deserves a word (future dates), by source.
         public var problems: [String: [Problem]]
+        /// How long each stage took.
+        public var timings: StageTimings
+    }
+
+    /// How long each stage of one run took, by the clock given to ``run(_:clock:)`` (the stages run
+    /// one after another on the calling thread). For benchmarks and debug logs.
+    public struct StageTimings: Sendable, Equatable {
+        /// Labelling with the source, repeated ids, `max_items`, and normalizing text, links and dates.
+        public var normalize: Duration = .zero
+        /// The source's and the global block and keep rules.
+        public var rules: Duration = .zero
+        /// Merging items with the same canonical link.
+        public var sameURL: Duration = .zero
+        /// Merging near-duplicate headlines.
+        public var nearDuplicates: Duration = .zero
+        /// Ranking and the diversity limits.
+        public var rank: Duration = .zero
+
+        /// No time yet.
+        public init() {}
+
+        /// The stages' names as in the configuration and their times, in pipeline order.
+        public var stages: [(name: String, duration: Duration)] {
+            [("normalize", normalize), ("rules", rules), ("same_url", sameURL), ("near_duplicates", nearDuplicates), ("rank", rank)]
+        }
+
+        /// The sum of the stages.
+        public var total: Duration { normalize + rules + sameURL + nearDuplicates + rank }
     }
 
     /// Runs every stage and returns the river.
@@ -68,29 +96,52 @@ public struct Pipeline: Sendable {
         run(batches).items
     }
 
-    /// Runs every stage and returns the river with what was dropped and why.
-    public func run(_ batches: [Batch]) -> Result {
+    /// Runs every stage and returns the river with what was dropped and why; `clock` times the
+    /// stages (a benchmark may pass one that counts CPU time).
+    public func run(_ batches: [Batch], clock: some Clock<Duration> = ContinuousClock()) -> Result {
+        var timings = StageTimings()
         let normalizer = Normalizer(now: now, canonicalURL: CanonicalURL(extra: dedup.trackingParameters))
         var dropped: [Drop] = []
         var problems: [String: [Problem]] = [:]
-        var kept: [Item] = []
+        // Every stage works in place on one array: items are copied once, from the batches.
+        var items: [Item] = []
+        items.reserveCapacity(batches.reduce(0) { $0 + $1.items.count })
+        var keep: [Bool] = []
         for batch in batches {
-            let (items, found) = normalizer.normalize(prepare(batch))
+            var started = clock.now
+            let start = items.count
+            prepare(batch, into: &items)
+            var found: [Problem] = []
+            for index in start..<items.count { normalizer.normalize(&items[index], problems: &found) }
             if !found.isEmpty { problems[batch.source.name] = found }
-            for item in items {
-                if let reason = Self.reason(batch.source.rules.verdict(on: item, now: now), scope: "source rules")
-                    ?? Self.reason(rules.verdict(on: item, now: now), scope: "global rules")
+            timings.normalize += started.duration(to: clock.now)
+            started = clock.now
+            for index in start..<items.count {
+                if let reason = Self.reason(batch.source.rules.verdict(on: items[index], now: now), scope: "source rules")
+                    ?? Self.reason(rules.verdict(on: items[index], now: now), scope: "global rules")
                 {
-                    dropped.append(Drop(source: item.source, id: item.id, title: item.title, reason: reason))
+                    dropped.append(Drop(source: items[index].source, id: items[index].id, title: items[index].title, reason: reason))
+                    keep.append(false)
                 } else {
-                    kept.append(item)
+                    keep.append(true)
                 }
             }
+            timings.rules += started.duration(to: clock.now)
         }
+        var started = clock.now
+        InPlace.compact(&items, keep: keep)
+        timings.rules += started.duration(to: clock.now)
+        started = clock.now
         let weights = Dictionary(batches.map { ($0.source.name, $0.source.weight) }, uniquingKeysWith: { first, _ in first })
-        var merged = dedup.sameURL ? mergeSameURL(kept, weights: weights) : kept
-        if let threshold = dedup.nearDuplicates { merged = mergeNearDuplicates(merged, threshold: threshold, weights: weights) }
-        return Result(items: Ranker(ranking, now: now).rank(merged, weights: weights), dropped: dropped, problems: problems)
+        if dedup.sameURL { mergeSameURL(&items, weights: weights) }
+        timings.sameURL = started.duration(to: clock.now)
+        started = clock.now
+        if let threshold = dedup.nearDuplicates { mergeNearDuplicates(&items, threshold: threshold, weights: weights) }
+        timings.nearDuplicates = started.duration(to: clock.now)
+        started = clock.now
+        let ranked = Ranker(ranking, now: now).rank(items, weights: weights)
+        timings.rank = started.duration(to: clock.now)
+        return Result(items: ranked, dropped: dropped, problems: problems, timings: timings)
     }
 
     private static func reason(_ verdict: RuleSet.Verdict, scope: String) -> String? {
@@ -103,70 +154,113 @@ public struct Pipeline: Sendable {
 
     /// Labels items with their source, adds the source's tags, drops repeated ids and applies `max_items`.
     func prepare(_ batch: Batch) -> [Item] {
-        var seen = Set<String>()
         var items: [Item] = []
-        items.reserveCapacity(batch.items.count)
-        for var item in batch.items where seen.insert(item.id).inserted {
-            item.source = batch.source.name
-            for tag in batch.source.tags where !item.tags.contains(tag) {
-                item.tags.append(tag)
-            }
-            items.append(item)
-            if let limit = batch.source.maxItems, items.count >= limit { break }
-        }
+        prepare(batch, into: &items)
         return items
+    }
+
+    /// ``prepare(_:)``, appending to `items`.
+    func prepare(_ batch: Batch, into items: inout [Item]) {
+        var seen = Set<String>()
+        seen.reserveCapacity(batch.items.count)
+        var count = 0
+        for item in batch.items where seen.insert(item.id).inserted {
+            items.append(item)
+            items[items.count - 1].source = batch.source.name
+            for tag in batch.source.tags where !items[items.count - 1].tags.contains(tag) {
+                items[items.count - 1].tags.append(tag)
+            }
+            count += 1
+            if let limit = batch.source.maxItems, count >= limit { break }
+        }
     }
 
     /// Merges items whose links are equal after normalization; the survivor is the item from the
     /// heaviest source, then the earliest published, then the one with the most content.
     func mergeSameURL(_ items: [Item], weights: [String: Double]) -> [Item] {
+        var items = items
+        mergeSameURL(&items, weights: weights)
+        return items
+    }
+
+    /// ``mergeSameURL(_:weights:)`` in place.
+    func mergeSameURL(_ items: inout [Item], weights: [String: Double]) {
         let canonical = CanonicalURL(extra: dedup.trackingParameters)
-        var groups: [String: [Int]] = [:]
-        for (index, item) in items.enumerated() {
-            guard let url = item.url, let key = canonical.key(for: url) else { continue }
-            groups[key, default: []].append(index)
+        // Each key's first item, and for each item the next one with the same key: one table entry a
+        // link, and arrays only for the few links that repeat.
+        var first: [String: Int] = [:]
+        first.reserveCapacity(items.count)
+        var next = [Int](repeating: -1, count: items.count)
+        var last: [Int: Int] = [:]
+        for index in items.indices {
+            guard let url = items[index].url, let key = canonical.key(for: url) else { continue }
+            if let head = first[key] {
+                next[last[head] ?? head] = index
+                last[head] = index
+            } else {
+                first[key] = index
+            }
         }
-        return merge(items, groups: Array(groups.values), weights: weights)
+        let groups = last.keys.map { head in
+            var group = [head]
+            var index = next[head]
+            while index >= 0 {
+                group.append(index)
+                index = next[index]
+            }
+            return group
+        }
+        merge(&items, groups: groups, weights: weights)
     }
 
     /// Merges items whose headlines tell the same story (MinHash over shingles, never all pairs).
     func mergeNearDuplicates(_ items: [Item], threshold: Double, weights: [String: Double]) -> [Item] {
+        var items = items
+        mergeNearDuplicates(&items, threshold: threshold, weights: weights)
+        return items
+    }
+
+    /// ``mergeNearDuplicates(_:threshold:weights:)`` in place.
+    func mergeNearDuplicates(_ items: inout [Item], threshold: Double, weights: [String: Double]) {
         let clusters = NearDuplicateDetector(threshold: threshold).clusters(items.map(\.title))
-        return merge(items, groups: clusters, weights: weights)
+        merge(&items, groups: clusters, weights: weights)
     }
 
     /// Merges each group of indices into one item: the one from the heaviest source, then the
     /// earliest published, then the one with the most content, then the first; it lists the
     /// others (and what they had merged) as its duplicates.
     func merge(_ items: [Item], groups: [[Int]], weights: [String: Double]) -> [Item] {
-        var dropped = Set<Int>()
-        var survivors: [Int: Item] = [:]
+        var items = items
+        merge(&items, groups: groups, weights: weights)
+        return items
+    }
+
+    /// ``merge(_:groups:weights:)`` in place; the groups must be disjoint.
+    func merge(_ items: inout [Item], groups: [[Int]], weights: [String: Double]) {
+        var keep = [Bool](repeating: true, count: items.count)
+        var anyDropped = false
         for indices in groups where indices.count > 1 {
             let ordered = indices.sorted { lhs, rhs in
-                let a = items[lhs]
-                let b = items[rhs]
-                let weightA = weights[a.source] ?? 1
-                let weightB = weights[b.source] ?? 1
+                let weightA = weights[items[lhs].source] ?? 1
+                let weightB = weights[items[rhs].source] ?? 1
                 if weightA != weightB { return weightA > weightB }
-                let dateA = a.date ?? .distantFuture
-                let dateB = b.date ?? .distantFuture
+                let dateA = items[lhs].date ?? .distantFuture
+                let dateB = items[rhs].date ?? .distantFuture
                 if dateA != dateB { return dateA < dateB }
-                let richA = (a.contentHTML?.count ?? 0) + (a.summary?.count ?? 0)
-                let richB = (b.contentHTML?.count ?? 0) + (b.summary?.count ?? 0)
+                let richA = (items[lhs].contentHTML?.count ?? 0) + (items[lhs].summary?.count ?? 0)
+                let richB = (items[rhs].contentHTML?.count ?? 0) + (items[rhs].summary?.count ?? 0)
                 if richA != richB { return richA > richB }
                 return lhs < rhs
             }
-            var survivor = items[ordered[0]]
+            var duplicates = items[ordered[0]].duplicates
             for index in ordered.dropFirst() {
-                let other = items[index]
-                survivor.duplicates.append(DuplicateReference(source: other.source, url: other.url, title: other.title))
-                survivor.duplicates.append(contentsOf: other.duplicates)
-                dropped.insert(index)
+                duplicates.append(DuplicateReference(source: items[index].source, url: items[index].url, title: items[index].title))
+                duplicates.append(contentsOf: items[index].duplicates)
+                keep[index] = false
+                anyDropped = true
             }
-            survivors[ordered[0]] = survivor
+            items[ordered[0]].duplicates = duplicates
         }
-        return items.indices.compactMap { index in
-            dropped.contains(index) ? nil : survivors[index] ?? items[index]
-        }
+        if anyDropped { InPlace.compact(&items, keep: keep) }
     }
 }

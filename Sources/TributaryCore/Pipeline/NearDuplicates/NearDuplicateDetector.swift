@@ -218,23 +218,53 @@ public struct NearDuplicateDetector: Sendable {
             }
         }
         RadixSort.sort(&pairs)
+        // The pairs that share enough bands, as representatives.
+        var candidates: [(first: Int32, second: Int32)] = []
         var index = 0
         while index < pairs.count {
             let pair = pairs[index]
             var end = index + 1
             while end < pairs.count && pairs[end] == pair { end += 1 }
-            defer { index = end }
-            guard end - index >= banding.minimumCollisions else { continue }
-            let first = Int(representatives[Int(pair >> positionBits)])
-            let second = Int(representatives[Int(pair & positionMask)])
-            guard let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
-            else { continue }
-            let keys = (store.contentKeys[first], store.contentKeys[second])
-            links.append(
-                Link(
-                    first: Int32(first), second: Int32(second), similarity: similarity,
-                    keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
+            if end - index >= banding.minimumCollisions {
+                candidates.append((representatives[Int(pair >> positionBits)], representatives[Int(pair & positionMask)]))
+            }
+            index = end
         }
+        pairs = []
+        // Verified a block at a time: the later headline of each pair is anywhere in the store (with a million
+        // headlines, a cache miss each), so its shingles are first touched for the whole block, loads the processor
+        // overlaps instead of waiting for one after the other.
+        let block = 32
+        var touched: UInt32 = 0
+        for blockStart in stride(from: 0, to: candidates.count, by: block) {
+            let blockRange = blockStart..<min(blockStart + block, candidates.count)
+            store.shingleEnds.withUnsafeBufferPointer { ends in
+                store.shingles.withUnsafeBufferPointer { shingles in
+                    for candidate in blockRange {
+                        let second = Int(candidates[candidate].second)
+                        touched &+= UInt32(bitPattern: ends[second]) &+ (second > 0 ? UInt32(bitPattern: ends[second - 1]) : 0)
+                    }
+                    for candidate in blockRange {
+                        let second = Int(candidates[candidate].second)
+                        let start = second == 0 ? 0 : Int(ends[second - 1])
+                        if start < Int(ends[second]) { touched &+= shingles[start] }
+                    }
+                }
+            }
+            for candidate in blockRange {
+                let first = Int(candidates[candidate].first)
+                let second = Int(candidates[candidate].second)
+                guard let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
+                else { continue }
+                let keys = (store.contentKeys[first], store.contentKeys[second])
+                links.append(
+                    Link(
+                        first: Int32(first), second: Int32(second), similarity: similarity,
+                        keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
+            }
+        }
+        // Keeps the touching loads: the optimizer would drop them if their sum went unused.
+        if touched == 0x9E37_79B9 { links.reserveCapacity(links.count + 1) }
         return links
     }
 

@@ -31,75 +31,80 @@ public struct RuleSet: Sendable {
     /// The verdict on one item; `now` anchors `older_than`/`newer_than`.
     public func verdict(on item: Item, now: Date) -> Verdict {
         guard !isEmpty else { return .pass }
-        let fields = ItemFields(item)
-        if let rule = block.first(where: { fields.matches($0.condition, now: now) }) { return .blocked(rule) }
-        if !keep.isEmpty, !keep.contains(where: { fields.matches($0.condition, now: now) }) { return .notKept(keep) }
+        var fields = ItemFields()
+        if let rule = block.first(where: { fields.matches($0.condition, item, now: now) }) { return .blocked(rule) }
+        if !keep.isEmpty, !keep.contains(where: { fields.matches($0.condition, item, now: now) }) { return .notKept(keep) }
         return .pass
     }
 }
 
-/// An item's fields as rules read them, lower-cased once per item.
+/// An item's fields as rules read them, each lower-cased once per item when a rule first reads it.
 private struct ItemFields {
-    let item: Item
-    let title: String
-    let summary: String
-    let content: String
-    let url: String
-    let authors: [String]
-    let tags: [String]
-    let source: String
+    private var title: String?
+    private var summary: String?
+    private var content: String?
+    private var url: String?
+    private var source: String?
+    private var authors: [String]?
+    private var tags: [String]?
 
-    init(_ item: Item) {
-        self.item = item
-        title = (item.title ?? "").lowercased()
-        summary = (item.summary ?? "").lowercased()
-        content = (item.contentHTML ?? "").lowercased()
-        url = (item.url ?? "").lowercased()
-        authors = item.authors.compactMap { $0.name?.lowercased() }
-        tags = item.tags.map { $0.lowercased() }
-        source = item.source.lowercased()
-    }
-
-    /// The texts a field stands for (several for authors and tags; everything for `any`).
-    func texts(_ field: RuleField) -> [String] {
-        switch field {
-        case .title: [title]
-        case .summary: [summary]
-        case .content: [content]
-        case .url: [url]
-        case .author: authors
-        case .tags: tags
-        case .source: [source]
-        case .any: [title, summary, content, url, source] + authors + tags
+    /// Whether `text` contains `needle` (both lower-cased), comparing as `String.contains` does but by bytes
+    /// where that gives the same answer (ASCII and CJK text).
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        if ByteSearch.isBytewiseSearchable(needle) && ByteSearch.isBytewiseSearchable(text) {
+            return ByteSearch.contains(text, needle)
         }
+        return text.contains(needle)
     }
 
-    /// The same texts in their original case, for regular expressions.
-    func originalTexts(_ field: RuleField) -> [String] {
+    /// Whether `test` holds for one of the lower-cased texts a field stands for (several for authors and tags;
+    /// everything for `any`).
+    mutating func anyText(_ field: RuleField, of item: Item, _ test: (String) -> Bool) -> Bool {
         switch field {
-        case .title: [item.title ?? ""]
-        case .summary: [item.summary ?? ""]
-        case .content: [item.contentHTML ?? ""]
-        case .url: [item.url ?? ""]
-        case .author: item.authors.compactMap(\.name)
-        case .tags: item.tags
-        case .source: [item.source]
+        case .title: return test(Self.cached(&title) { (item.title ?? "").lowercased() })
+        case .summary: return test(Self.cached(&summary) { (item.summary ?? "").lowercased() })
+        case .content: return test(Self.cached(&content) { (item.contentHTML ?? "").lowercased() })
+        case .url: return test(Self.cached(&url) { (item.url ?? "").lowercased() })
+        case .source: return test(Self.cached(&source) { item.source.lowercased() })
+        case .author: return Self.cached(&authors) { item.authors.compactMap { $0.name?.lowercased() } }.contains(where: test)
+        case .tags: return Self.cached(&tags) { item.tags.map { $0.lowercased() } }.contains(where: test)
         case .any:
-            [item.title ?? "", item.summary ?? "", item.contentHTML ?? "", item.url ?? "", item.source] + item.authors.compactMap(\.name)
-                + item.tags
+            return RuleField.allCases.contains { $0 != .any && anyText($0, of: item, test) }
         }
     }
 
-    func matches(_ condition: RuleCondition, now: Date) -> Bool {
+    private static func cached<Value>(_ slot: inout Value?, _ make: () -> Value) -> Value {
+        if let value = slot { return value }
+        let value = make()
+        slot = value
+        return value
+    }
+
+    /// Whether `test` holds for one of the texts a field stands for, in their original case (for regular
+    /// expressions).
+    static func anyOriginalText(_ field: RuleField, of item: Item, _ test: (String) -> Bool) -> Bool {
+        switch field {
+        case .title: test(item.title ?? "")
+        case .summary: test(item.summary ?? "")
+        case .content: test(item.contentHTML ?? "")
+        case .url: test(item.url ?? "")
+        case .author: item.authors.contains { $0.name.map(test) ?? false }
+        case .tags: item.tags.contains(where: test)
+        case .source: test(item.source)
+        case .any: RuleField.allCases.contains { $0 != .any && anyOriginalText($0, of: item, test) }
+        }
+    }
+
+    mutating func matches(_ condition: RuleCondition, _ item: Item, now: Date) -> Bool {
         switch condition {
         case .text(let field, .contains(let needles)):
-            return texts(field).contains { text in needles.contains { text.contains($0) } }
+            return anyText(field, of: item) { text in needles.contains { Self.contains(text, $0) } }
         case .text(let field, .matches(let expression)):
-            return originalTexts(field).contains { expression.isFound(in: $0) }
+            return Self.anyOriginalText(field, of: item) { expression.isFound(in: $0) }
         case .text(let field, .equals(let value)):
-            return texts(field).contains(value)
+            return anyText(field, of: item) { $0 == value }
         case .text(let field, .oneOf(let values)):
-            return texts(field).contains { values.contains($0) }
+            return anyText(field, of: item) { values.contains($0) }
         case .metric(let name, let comparison, let bound):
             guard let value = item.metrics[name] else { return false }
             return comparison.holds(value, bound)
@@ -110,11 +115,11 @@ private struct ItemFields {
             guard let date = item.date else { return false }
             return now.timeIntervalSince(date) < age.inSeconds
         case .all(let conditions):
-            return conditions.allSatisfy { matches($0, now: now) }
+            return conditions.allSatisfy { matches($0, item, now: now) }
         case .any(let conditions):
-            return conditions.contains { matches($0, now: now) }
+            return conditions.contains { matches($0, item, now: now) }
         case .not(let inner):
-            return !matches(inner, now: now)
+            return !matches(inner, item, now: now)
         }
     }
 }

@@ -164,16 +164,18 @@ def bench_parse(args):
         ("fastfeedparser", [python, os.path.join(ROOT, "bench", "parse_peer.py"), "fastfeedparser", list_file]),
         ("feedparser-rs", [python, os.path.join(ROOT, "bench", "parse_peer.py"), "feedparser_rs", list_file]),
     ]
+    if args.baseline:
+        peers.insert(1, ("tributary parse (baseline)", [os.path.abspath(args.baseline), "parse", "-q", "--list", list_file]))
     if not args.skip_feedparser:
         peers.append(("feedparser", [python, os.path.join(ROOT, "bench", "parse_peer.py"), "feedparser", list_file]))
     results = {}
     jsonl = os.path.join(work, "parse-output.jsonl")
     for name, command in peers:
         runs = 1 if name == "feedparser" else args.runs
-        output = jsonl if name == "tributary parse" else (os.devnull if name.startswith("xmllint") else None)
+        output = jsonl if name.startswith("tributary parse") else (os.devnull if name.startswith("xmllint") else None)
         measured = [run_measured(command, output=output) for _ in range(runs)]
         wall = statistics.median(m[0] for m in measured)
-        if name == "tributary parse":
+        if name.startswith("tributary parse"):
             import json
             with open(jsonl) as handle:
                 items = sum(len(json.loads(line)["items"]) for line in handle)
@@ -186,9 +188,9 @@ def bench_parse(args):
     python_best = min(results[name][0] for name in results if name in ("fastfeedparser", "feedparser-rs", "feedparser"))
     rows = []
     for name, (wall, rss, items, cpu) in results.items():
-        rows.append([name, "%.2f s" % wall, "%.1f" % (total / 1e6 / wall), "%.0f" % (items / wall) if items else "-",
+        rows.append([name, "%.2f s" % wall, "%.2f s" % cpu, "%.1f" % (total / 1e6 / wall), "%.0f" % (items / wall) if items else "-",
                      "%.1f MB" % (rss / 1024), "%.2f×" % (wall / floor)])
-    table(rows, ["parser", "wall time", "MB/s", "items/s", "peak memory", "vs xmllint"])
+    table(rows, ["parser", "wall time", "CPU time", "MB/s", "items/s", "peak memory", "vs xmllint"])
     ours = results["tributary parse"][0]
     print("goals: ≥ 2× the fastest Python parser -> %.2f× (%s); within 2× of xmllint -> %.2f× (%s); peak memory < 64 MB -> %.1f MB (%s)"
           % (python_best / ours, "met" if python_best / ours >= 2 else "NOT met", ours / floor, "met" if ours / floor <= 2 else "NOT met",
@@ -355,6 +357,7 @@ def main():
     parse.add_argument("--mb", type=float, default=55.0)
     parse.add_argument("--runs", type=int, default=3)
     parse.add_argument("--skip-feedparser", action="store_true", help="feedparser takes over a minute")
+    parse.add_argument("--baseline", metavar="BINARY", help="an earlier tributary build, measured in the same run for before/after")
     e2e = sub.add_parser("e2e", help="feeds from loopback to an Atom and a JSON Feed file, against Python aggregators and curl")
     e2e.add_argument("--count", type=int, default=500)
     e2e.add_argument("--mb", type=float, default=40.0)
@@ -365,8 +368,13 @@ def main():
     pipeline.add_argument("--sizes", default="10000,100000,1000000")
     pipeline.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    if not os.path.exists(BENCH):
-        sys.exit("build first: swift build -c release --static-swift-stdlib --product tributary-bench (make bench does)")
+    # The parse benchmark needs only the tributary binary; the others also need tributary-bench.
+    needed = [("tributary", os.path.join(ROOT, ".build", "release", "tributary"))]
+    if args.which != "parse":
+        needed.append(("tributary-bench", BENCH))
+    for product, path in needed:
+        if not os.path.exists(path):
+            sys.exit("build first: swift build -c release --static-swift-stdlib --product %s (make bench does)" % product)
     {"fetch": bench_fetch, "parse": bench_parse, "e2e": bench_e2e, "pipeline": bench_pipeline}[args.which](args)
 
 

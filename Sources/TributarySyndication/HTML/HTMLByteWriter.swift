@@ -53,8 +53,15 @@ struct HTMLByteWriter {
         var index = 0
         let count = input.count
         while index < count {
+            // Most bytes need nothing: skip eight at a time, copy them later as one run.
+            if index + 8 <= count {
+                let word = ByteScan.word(input, at: index)
+                if !Self.mayNeedEscaping(word, inAttribute: inAttribute) {
+                    index += 8
+                    continue
+                }
+            }
             let byte = input[index]
-            // Most bytes need nothing: copy them later as one run.
             if byte > 0x3E && byte != 0xEF || byte >= 0x20 && byte != 0x26 && byte != 0x3C && byte != 0x3E && byte != 0x22 {
                 index += 1
                 continue
@@ -98,6 +105,15 @@ struct HTMLByteWriter {
             afterCarriageReturn = false
         }
         flush(input, from: runStart, to: count)
+    }
+
+    /// False when none of the eight bytes in `word` needs escaping or removal: no C0 control,
+    /// `&`, `<`, `>`, 0xEF (U+FFFE/U+FFFF start with it), nor in attributes `"`.
+    @inline(__always)
+    private static func mayNeedEscaping(_ word: UInt64, inAttribute: Bool) -> Bool {
+        ByteScan.hasByte(in: word, below: 0x20) || ByteScan.hasByte(in: word, equalTo: 0x26) || ByteScan.hasByte(in: word, equalTo: 0x3C)
+            || ByteScan.hasByte(in: word, equalTo: 0x3E) || ByteScan.hasByte(in: word, equalTo: 0xEF)
+            || inAttribute && ByteScan.hasByte(in: word, equalTo: 0x22)
     }
 
     private mutating func flush(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {

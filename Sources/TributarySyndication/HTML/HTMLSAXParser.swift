@@ -20,7 +20,7 @@ enum HTMLSAXParser {
     }()
 
     /// libxml2's one-time global set-up; the first call is not thread-safe, so it runs once here.
-    private static let libraryInitialized: Bool = {
+    static let libraryInitialized: Bool = {
         xmlInitParser()
         return true
     }()
@@ -35,10 +35,23 @@ enum HTMLSAXParser {
     /// The prefix that opens the body the fragment lives in.
     private static let bodyPrefix: StaticString = "<body>"
 
-    /// Parses `html` (UTF-8), calling `sink` for every event, and returns when the input is done.
+    /// Parses `html` into a sink from `makeSink`, and returns the sink. Simple HTML is read by
+    /// `HTMLFastScanner`, with the events libxml2 would produce; anything else by libxml2, into
+    /// a fresh sink.
+    static func parse<Sink: HTMLSAXSink>(_ html: String, makeSink: () -> Sink) -> Sink {
+        var html = html
+        let sink = makeSink()
+        if html.withUTF8({ HTMLFastScanner.scan($0, into: sink) }) { return sink }
+        let fresh = makeSink()
+        parseWithLibXML2(html, into: fresh)
+        return fresh
+    }
+
+    /// Parses `html` (UTF-8) with libxml2, calling `sink` for every event, and returns when the
+    /// input is done.
     ///
     /// Inputs of 2 GiB or more (beyond libxml2's `int` sizes) produce no events.
-    static func parse(_ html: String, into sink: some HTMLSAXSink) {
+    static func parseWithLibXML2(_ html: String, into sink: some HTMLSAXSink) {
         guard libraryInitialized else { return }
         let count = html.utf8.count
         guard count < Int(Int32.max) - 64 else { return }

@@ -25,9 +25,7 @@ public struct HTMLSanitizer: Sendable {
 
     /// Safe HTML: allowed elements and attributes only, relative href/src resolved against baseURL.
     public func sanitize(_ html: String) -> String {
-        let sink = HTMLSanitizingSink(baseURL: baseURL, inputSize: html.utf8.count)
-        HTMLSAXParser.parse(html, into: sink)
-        return sink.finish()
+        HTMLSAXParser.parse(html) { HTMLSanitizingSink(baseURL: baseURL, inputSize: html.utf8.count) }.finish()
     }
 
     /// Plain text of an HTML fragment: tags stripped, entities decoded, script/style contents dropped,
@@ -39,9 +37,7 @@ public struct HTMLSanitizer: Sendable {
     /// When cut, the text before "…" has at most `limit` Characters: it ends at the last space
     /// if one falls in the final fifth of the limit, else mid-word (as CJK text must be).
     public static func plainText(fromHTML html: String, limit: Int? = nil) -> String {
-        let sink = HTMLPlainTextSink(inputSize: html.utf8.count)
-        HTMLSAXParser.parse(html, into: sink)
-        let text = sink.finish()
+        let text = HTMLSAXParser.parse(html) { HTMLPlainTextSink(inputSize: html.utf8.count) }.finish()
         guard let limit else { return text }
         return HTMLTextTruncation.truncate(text, limit: limit)
     }

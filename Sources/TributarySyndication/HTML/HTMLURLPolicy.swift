@@ -75,28 +75,42 @@ enum HTMLURLPolicy {
 
     /// The scheme of a cleaned value: the text before a colon that comes before any `/`, `?`, `#`.
     static func scheme(of value: String) -> Scheme {
-        var name: [UInt8] = []
+        // The name so far, ASCII letters lowered, packed first byte lowest; the names that
+        // matter have at most six bytes, so a longer one is just "other".
+        var name: UInt64 = 0
+        var length = 0
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: ":"):
-                if name.elementsEqual("http".utf8) { return .http }
-                if name.elementsEqual("https".utf8) { return .https }
-                if name.elementsEqual("mailto".utf8) { return .mailto }
-                if name.elementsEqual("data".utf8) { return .data }
+                if length == 4, name == packed("http") { return .http }
+                if length == 5, name == packed("https") { return .https }
+                if length == 6, name == packed("mailto") { return .mailto }
+                if length == 4, name == packed("data") { return .data }
                 return .other
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
                 return .none
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                name.append(byte | 0x20)
             default:
-                name.append(byte)
+                if length < 8 { name |= UInt64(byte &- 0x41 < 26 ? byte | 0x20 : byte) << (8 * length) }
+                length += 1
             }
         }
         return .none
     }
 
+    private static func packed(_ name: StaticString) -> UInt64 {
+        name.withUTF8Buffer { bytes in
+            bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
+        }
+    }
+
     /// Controls removed everywhere, spaces trimmed at both ends.
     private static func clean(_ value: String) -> String {
+        // The usual value, printable ASCII with no space at either end, has nothing to remove.
+        if let first = value.utf8.first, let last = value.utf8.last, first != 0x20, last != 0x20,
+            value.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+        {
+            return value
+        }
         var scalars = String.UnicodeScalarView()
         for scalar in value.unicodeScalars where !isControl(scalar) {
             if scalar == " " && scalars.isEmpty { continue }

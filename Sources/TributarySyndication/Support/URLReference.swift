@@ -6,7 +6,7 @@ public enum URLReference {
     /// The absolute form of `reference` against `base`; the reference trimmed and unchanged when
     /// it is already absolute, when there is no base, or when it cannot be resolved.
     public static func resolve(_ reference: String, against base: URL?) -> String {
-        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = isTrimmed(reference) ? reference : reference.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, let base else { return trimmed }
         if hasScheme(trimmed) { return trimmed }
         if let url = URL(string: trimmed, relativeTo: base) {
@@ -25,6 +25,13 @@ public enum URLReference {
     /// The base for references inside a document: `reference` resolved against `base`.
     public static func base(_ reference: String, against base: URL?) -> URL? {
         URL(string: resolve(reference, against: base))
+    }
+
+    /// Whether the text starts and ends with printable ASCII, so trimming has nothing to do
+    /// (the whitespace Foundation trims is ASCII 0x09–0x0D and space, or above ASCII).
+    private static func isTrimmed(_ text: String) -> Bool {
+        guard let first = text.utf8.first, let last = text.utf8.last else { return false }
+        return (0x21...0x7E).contains(first) && (0x21...0x7E).contains(last)
     }
 
     /// Whether the text starts with a scheme (`https:`, `mailto:`, `data:` …).

@@ -154,15 +154,17 @@ struct ItemDraft {
     static let summaryLength = 300
 
     /// A plain-text summary of HTML. Long HTML is read only up to a tag boundary near its start
-    /// when that already gives a full-length summary, so full-text content costs no more than
-    /// a short description.
+    /// (first about 4, then 16 times the summary length) when that prefix already has more text
+    /// than the summary keeps, so full-text content costs no more than a short description. The
+    /// prefix's text is then the start of the whole text, and with at least two Characters
+    /// beyond the limit (the last may be an incomplete cluster) its truncation is the same.
     static func summary(fromHTML html: String) -> String {
-        let window = 16 * summaryLength
-        if html.utf8.count > 2 * window {
+        for window in [4 * summaryLength, 16 * summaryLength] where html.utf8.count > 2 * window {
             let head = html.utf8.prefix(window)
-            if let cut = head.lastIndex(of: UInt8(ascii: ">")) {
-                let text = HTMLSanitizer.plainText(fromHTML: String(html[...cut]), limit: summaryLength)
-                if text.count >= summaryLength - 1 { return text }
+            guard let cut = head.lastIndex(of: UInt8(ascii: ">")) else { continue }
+            let text = HTMLSanitizer.plainText(fromHTML: String(html[...cut]))
+            if let end = text.index(text.startIndex, offsetBy: summaryLength + 1, limitedBy: text.endIndex), end < text.endIndex {
+                return HTMLTextTruncation.truncate(text, limit: summaryLength)
             }
         }
         return HTMLSanitizer.plainText(fromHTML: html, limit: summaryLength)
@@ -199,56 +201,69 @@ struct ItemDraft {
 
     /// The `src` of the first `<img>` in HTML, resolved, when it is an http(s) URL.
     static func firstImage(in html: String, base: URL?) -> String? {
-        // A byte scan: Foundation's case-insensitive `range(of:)` converts the whole content to
-        // UTF-16 on every call, which dominated parsing time on long articles.
-        let bytes = Array(html.utf8)
-        var index = 0
-        while let tag = find(Array("<img".utf8), in: bytes, from: index) {
-            index = tag + 4
-            guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
-            guard let src = find(Array("src".utf8), in: bytes, from: index, before: end) else { continue }
-            var cursor = src + 3
-            while cursor < end, bytes[cursor] == 0x20 { cursor += 1 }
-            guard cursor < end, bytes[cursor] == UInt8(ascii: "=") else { continue }
-            cursor += 1
-            while cursor < end, bytes[cursor] == 0x20 { cursor += 1 }
-            guard cursor < end else { continue }
-            let quote = bytes[cursor]
-            let start: Int
-            var stop: Int
-            if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
-                start = cursor + 1
-                stop = start
-                while stop < end, bytes[stop] != quote { stop += 1 }
-            } else {
-                start = cursor
-                stop = start
-                while stop < end, ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/")].contains(bytes[stop]) { stop += 1 }
+        // A byte scan over the string's own storage: Foundation's case-insensitive
+        // `range(of:)` converts the whole content to UTF-16 on every call, which dominated
+        // parsing time on long articles.
+        var html = html
+        return html.withUTF8 { bytes in
+            var index = 0
+            while let tag = find("<img", in: bytes, from: index) {
+                index = tag + 4
+                guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+                guard let src = find("src", in: bytes, from: index, before: end) else { continue }
+                var cursor = src + 3
+                while cursor < end, bytes[cursor] == 0x20 { cursor += 1 }
+                guard cursor < end, bytes[cursor] == UInt8(ascii: "=") else { continue }
+                cursor += 1
+                while cursor < end, bytes[cursor] == 0x20 { cursor += 1 }
+                guard cursor < end else { continue }
+                let quote = bytes[cursor]
+                let start: Int
+                var stop: Int
+                if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+                    start = cursor + 1
+                    stop = start
+                    while stop < end, bytes[stop] != quote { stop += 1 }
+                } else {
+                    start = cursor
+                    stop = start
+                    while stop < end, !isUnquotedEnd(bytes[stop]) { stop += 1 }
+                }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self)
+                let resolved = FeedText.resolve(HTMLText.decodeEntities(text), against: base)
+                if isWebURL(resolved) { return resolved }
             }
-            let text = String(decoding: bytes[start..<stop], as: UTF8.self)
-            let resolved = FeedText.resolve(HTMLText.decodeEntities(text), against: base)
-            if isWebURL(resolved) { return resolved }
+            return nil
         }
-        return nil
+    }
+
+    private static func isUnquotedEnd(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "/")
     }
 
     /// The index of `needle` (ASCII, matched case-insensitively) in `bytes` at or after `start`
     /// and, when given, starting before `limit`.
-    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int, before limit: Int? = nil) -> Int? {
-        let last = min(limit ?? bytes.count, bytes.count - needle.count + 1)
-        guard start < last, let first = needle.first else { return nil }
-        var index = start
-        while index < last {
-            if bytes[index] | 0x20 == first | 0x20 {
-                var matched = true
-                for offset in 1..<needle.count where bytes[index + offset] | 0x20 != needle[offset] | 0x20 {
-                    matched = false
-                    break
+    private static func find(_ needle: StaticString, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before limit: Int? = nil)
+        -> Int?
+    {
+        let length = needle.utf8CodeUnitCount
+        let last = min(limit ?? bytes.count, bytes.count - length + 1)
+        guard start < last else { return nil }
+        return needle.withUTF8Buffer { needle in
+            let first = needle[0] | 0x20
+            var index = start
+            while index < last {
+                if bytes[index] | 0x20 == first {
+                    var matched = true
+                    for offset in 1..<length where bytes[index + offset] | 0x20 != needle[offset] | 0x20 {
+                        matched = false
+                        break
+                    }
+                    if matched { return index }
                 }
-                if matched { return index }
+                index += 1
             }
-            index += 1
+            return nil
         }
-        return nil
     }
 }

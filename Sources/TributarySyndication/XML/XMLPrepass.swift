@@ -121,6 +121,17 @@ private struct Pass {
         }
 
         while index < count {
+            // Plain text and markup without `&`, `<` or controls: eight bytes at a time (while
+            // no chunk boundary falls among them, so chunks end where the byte loop ends them).
+            if index + 8 <= count, index + 8 - emitted < chunkSize {
+                let word = ByteScan.word(bytes, at: index)
+                if !ByteScan.hasByte(in: word, below: 0x20), !ByteScan.hasByte(in: word, equalTo: ampersand),
+                    !ByteScan.hasByte(in: word, equalTo: lessThan)
+                {
+                    index += 8
+                    continue
+                }
+            }
             let byte = bytes[index]
             if index - emitted >= chunkSize, byte < 0x80 {
                 guard flush(to: index) else { return }

@@ -122,7 +122,7 @@ public struct Engine: Sendable {
                 standardOutput += renderer.render(output, items: river)
             } else if let path = output.path, !options.dryRun {
                 do {
-                    try AtomicFile.write(Array(renderer.render(output, items: river).utf8), to: path)
+                    try renderer.write(output, items: river, to: path)
                     logger.info("wrote \(count) items to \(output.displayPath ?? path.path)")
                 } catch {
                     report.failure = error.description

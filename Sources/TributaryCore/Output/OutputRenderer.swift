@@ -32,6 +32,18 @@ public struct OutputRenderer: Sendable {
         }
     }
 
+    /// Writes a file output atomically. A JSON Feed goes to the file as the writer's bytes and
+    /// an Atom document as its text's UTF-8, so a large river is never held twice as output.
+    public func write(_ output: OutputConfig, items allItems: [Item], to path: URL) throws(AtomicFile.WriteError) {
+        if output.kind == .jsonfeed {
+            let items = output.limit.map { Array(allItems.prefix($0)) } ?? allItems
+            try AtomicFile.write(
+                JSONFeedWriter(includeExtensions: true, pretty: true).documentBytes(feed: feedInfo(output), items: items), to: path)
+        } else {
+            try AtomicFile.write(render(output, items: allItems).utf8, to: path)
+        }
+    }
+
     /// The combined feed's metadata as JSON Feed sees it.
     func feedInfo(_ output: OutputConfig) -> FeedInfo {
         FeedInfo(

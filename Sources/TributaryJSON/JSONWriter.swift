@@ -23,8 +23,10 @@ public struct JSONWriter: Sendable {
     }
 
     /// Returns `value` as UTF-8 encoded JSON (pretty output ends with a newline), e.g. for `Data(bytes)`.
-    public static func bytes(from value: JSONValue, style: Style = .pretty) -> [UInt8] {
-        var emitter = Emitter(pretty: style == .pretty)
+    /// A large document is best given a `capacity` of at least its expected size: growing the buffer
+    /// by doubling holds the old and the new buffer at once. Pages never written cost no memory.
+    public static func bytes(from value: JSONValue, style: Style = .pretty, capacity: Int = 256) -> [UInt8] {
+        var emitter = Emitter(pretty: style == .pretty, capacity: capacity)
         emitter.emit(value, level: 0)
         if style == .pretty {
             emitter.output.append(0x0A)
@@ -38,9 +40,9 @@ private struct Emitter {
     var output: [UInt8] = []
     let pretty: Bool
 
-    init(pretty: Bool) {
+    init(pretty: Bool, capacity: Int) {
         self.pretty = pretty
-        output.reserveCapacity(256)
+        output.reserveCapacity(max(capacity, 256))
     }
 
     mutating func emit(_ value: JSONValue, level: Int) {

@@ -65,6 +65,14 @@ struct JSONFeedTests {
         }
     }
 
+    @Test("the document as bytes is the document's text in UTF-8", arguments: [true, false])
+    func documentBytes(pretty: Bool) {
+        let writer = JSONFeedWriter(includeExtensions: true, pretty: pretty)
+        let bytes = writer.documentBytes(feed: Self.feedInfo, items: Self.roundTripItems)
+        #expect(bytes == Array(writer.document(feed: Self.feedInfo, items: Self.roundTripItems).utf8))
+        #expect(writer.documentBytes(feed: FeedInfo(), items: []) == Array(writer.document(feed: FeedInfo(), items: []).utf8))
+    }
+
     @Test("without extensions, the _tributary fields are not written")
     func withoutExtensions() throws {
         let text = JSONFeedWriter(includeExtensions: false).document(feed: Self.feedInfo, items: Self.roundTripItems)

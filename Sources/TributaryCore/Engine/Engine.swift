@@ -124,8 +124,7 @@ public struct Engine: Sendable {
                 standardOutput += renderer.render(output, items: river)
             } else if let path = output.path, !options.dryRun {
                 do {
-                    // The rendered text is written as it is: a copy of a 30 MB river would add as much to the peak.
-                    try AtomicFile.write(renderer.render(output, items: river).utf8, to: path)
+                    try renderer.write(output, items: river, to: path)
                     logger.info("wrote \(count) items to \(output.displayPath ?? path.path)")
                 } catch {
                     report.failure = error.description

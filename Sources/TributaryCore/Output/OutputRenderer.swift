@@ -37,8 +37,7 @@ public struct OutputRenderer: Sendable {
 
     /// The output's content as text.
     public func render(_ output: OutputConfig, items river: [Item]) -> String {
-        var items = items(for: output, from: river)
-        if output.content == .summary { items = items.map(OutputRenderer.summaryOnly) }
+        let items = contents(for: output, from: river)
         switch (output.kind, output.format) {
         case (.atom, _):
             return atom(output, items: items)
@@ -58,6 +57,12 @@ public struct OutputRenderer: Sendable {
         }
     }
 
+    /// The output's items as it writes them: selected, then in its content mode.
+    func contents(for output: OutputConfig, from river: [Item]) -> [Item] {
+        let items = items(for: output, from: river)
+        return output.content == .summary ? items.map(OutputRenderer.summaryOnly) : items
+    }
+
     /// An item with its content HTML replaced by its plain-text summary (derived from the
     /// content when the source gave none), for `content: summary`.
     static func summaryOnly(_ item: Item) -> Item {
@@ -68,6 +73,19 @@ public struct OutputRenderer: Sendable {
         }
         item.contentHTML = nil
         return item
+    }
+
+    /// Writes a file output atomically. A JSON Feed goes to the file as the writer's bytes and
+    /// the other formats as their text's UTF-8, so a large river is never held twice as output.
+    public func write(_ output: OutputConfig, items river: [Item], to path: URL) throws(AtomicFile.WriteError) {
+        if output.kind == .jsonfeed {
+            try AtomicFile.write(
+                JSONFeedWriter(includeExtensions: true, pretty: true).documentBytes(
+                    feed: feedInfo(output), items: contents(for: output, from: river)),
+                to: path)
+        } else {
+            try AtomicFile.write(render(output, items: river).utf8, to: path)
+        }
     }
 
     /// The combined feed's metadata as JSON Feed sees it.

@@ -23,6 +23,15 @@ public struct JSONFeedWriter: Sendable {
         JSONWriter.string(from: value(feed: feed, items: items), style: pretty ? .pretty : .compact)
     }
 
+    /// The whole document as UTF-8 bytes, for writing a file without a second copy as text.
+    public func documentBytes(feed: FeedInfo, items: [Item]) -> [UInt8] {
+        // Room for the texts with a margin for escapes, keys and indentation, reserved up front.
+        let texts = items.reduce(0) { total, item in
+            total + (item.contentHTML?.utf8.count ?? 0) + (item.summary?.utf8.count ?? 0) + (item.title?.utf8.count ?? 0) + 1024
+        }
+        return JSONWriter.bytes(from: value(feed: feed, items: items), style: pretty ? .pretty : .compact, capacity: texts + texts / 4)
+    }
+
     /// The whole document as a JSON value.
     func value(feed: FeedInfo, items: [Item]) -> JSONValue {
         var object = JSONObject()

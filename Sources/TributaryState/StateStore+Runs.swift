@@ -2,8 +2,9 @@ public import Foundation
 import TributaryModel
 
 extension StateStore {
-    /// What the state remembers of each named source (an empty history for a source it never saw).
-    public func histories(for names: [String]) throws(StateError) -> [String: SourceHistory] {
+    /// What the state remembers of each named source (an empty history for a source it never saw);
+    /// without `includeItems`, only the sources' health and validators, not their items.
+    public func histories(for names: [String], includeItems: Bool = true) throws(StateError) -> [String: SourceHistory] {
         var histories: [String: SourceHistory] = [:]
         for name in names { histories[name] = SourceHistory(name: name) }
         try access { database throws(SQLiteError) in
@@ -26,6 +27,7 @@ extension StateStore {
                 history.feed = sources.text(10).flatMap(ItemCodec.decodeFeed)
                 histories[name] = history
             }
+            guard includeItems else { return }
             let items = try database.prepare(
                 "SELECT source, first_seen, last_seen, served, data FROM items ORDER BY source, served DESC, first_seen DESC, id")
             while try items.step() {
@@ -48,10 +50,18 @@ extension StateStore {
     }
 
     /// Writes a run's outcome in one transaction: each source's items and health, the tombstones
-    /// of items that aged out, and the run itself. Tombstones older than `retention` are forgotten.
-    public func commit(_ merges: [SourceMerge], run: RunRecord, retention: TimeInterval) throws(StateError) {
+    /// of items that aged out, the run itself and the `meta` values given (nil removes one).
+    /// Tombstones older than `retention` are forgotten.
+    public func commit(
+        _ merges: [SourceMerge], run: RunRecord, retention: TimeInterval, meta: [String: String?] = [:]
+    ) throws(StateError) {
         try access { database throws(SQLiteError) in
             try database.transaction { () throws(SQLiteError) in
+                let setMeta = try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+                let removeMeta = try database.prepare("DELETE FROM meta WHERE key = ?")
+                for (key, value) in meta {
+                    if let value { try setMeta.bind(.text(key), .text(value)).run() } else { try removeMeta.bind(.text(key)).run() }
+                }
                 let unserve = try database.prepare("UPDATE items SET served = 0 WHERE source = ?")
                 let touch = try database.prepare("UPDATE items SET last_seen = ? WHERE source = ? AND served = 1")
                 let deleteItem = try database.prepare("DELETE FROM items WHERE source = ? AND id = ?")
@@ -108,6 +118,33 @@ extension StateStore {
                 // The run history is for `status`; a year of five-minute runs is plenty.
                 try database.execute("DELETE FROM runs WHERE id <= (SELECT MAX(id) FROM runs) - 100000")
             }
+        }
+    }
+
+    /// A value the engine keeps between runs, e.g. what its last outputs were made from.
+    public func meta(_ key: String) throws(StateError) -> String? {
+        try access { database throws(SQLiteError) in
+            let query = try database.prepare("SELECT value FROM meta WHERE key = ?")
+            query.bind(.text(key))
+            return try query.step() ? query.text(0) : nil
+        }
+    }
+
+    /// How many items each source served in its last successful fetch.
+    public func servedCounts() throws(StateError) -> [String: Int] {
+        try access { database throws(SQLiteError) in
+            let query = try database.prepare("SELECT source, COUNT(*) FROM items WHERE served = 1 GROUP BY source")
+            var counts: [String: Int] = [:]
+            while try query.step() { counts[query.text(0) ?? ""] = query.int(1) }
+            return counts
+        }
+    }
+
+    /// When the oldest item no source serves any more was first seen: the next to age out.
+    public func oldestUnservedFirstSeen() throws(StateError) -> Date? {
+        try access { database throws(SQLiteError) in
+            let query = try database.prepare("SELECT MIN(first_seen) FROM items WHERE served = 0")
+            return try query.step() ? query.optionalDouble(0).map(Date.init(timeIntervalSince1970:)) : nil
         }
     }
 

@@ -85,6 +85,44 @@ struct StateEndToEndTests {
         #expect(try Self.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1"], "a2 stays in the river as history")
     }
 
+    @Test("When every source is unchanged and so is the configuration, the outputs are left as they are")
+    func unchangedRiverIsNotRebuilt() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/a.xml", .cached(body: Self.rss(["a1", "a2"]), contentType: "application/rss+xml", etag: "\"1\"", lastModified: nil))
+        let folder = try TemporaryDirectory()
+        let config = Self.config(server, paths: ["a.xml"])
+        try folder.write(config, to: "feeds.yaml")
+        #expect(try await TributaryBinary.run(["run", "-q"], in: folder.url.path).status == 0)
+        let path = folder.path("out/river.json")
+        let written = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+
+        let second = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        #expect(second.status == 0)
+        #expect(second.standardError.contains("2 items (0 new), unchanged: out/river.json"), "\(second.standardError)")
+        #expect(try Self.report(folder)["river_unchanged"] as? Bool == true)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == written)
+        #expect(try Self.titles(folder) == ["Story a1", "Story a2"])
+
+        // A missing output, a changed configuration, or a time-dependent ranking: rebuilt.
+        try FileManager.default.removeItem(atPath: path)
+        let rebuilt = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        #expect(rebuilt.status == 0)
+        #expect(try Self.report(folder)["river_unchanged"] as? Bool == false)
+        #expect(try Self.titles(folder) == ["Story a1", "Story a2"], "the river is rebuilt from the stored items")
+        #expect(try await TributaryBinary.run(["run", "-q", "--report", "report.json"], in: folder.url.path).status == 0)
+        #expect(try Self.report(folder)["river_unchanged"] as? Bool == true)
+        try folder.write(config.replacingOccurrences(of: "title: State test", with: "title: Renamed"), to: "feeds.yaml")
+        #expect(try await TributaryBinary.run(["run", "-q", "--report", "report.json"], in: folder.url.path).status == 0)
+        #expect(try Self.report(folder)["river_unchanged"] as? Bool == false)
+        try folder.write("ranking: {strategy: hot}\n" + config, to: "feeds.yaml")
+        for _ in 0..<2 {
+            #expect(try await TributaryBinary.run(["run", "-q", "--report", "report.json"], in: folder.url.path).status == 0)
+            #expect(try Self.report(folder)["river_unchanged"] as? Bool == false, "hot ranking changes with time")
+        }
+        #expect(server.requests("/a.xml").dropFirst().allSatisfy { header("If-None-Match", in: $0) == "\"1\"" })
+    }
+
     @Test("A failing source contributes its last good items until stale_after, and the failure is reported")
     func staleFallback() async throws {
         let server = try LoopbackServer()

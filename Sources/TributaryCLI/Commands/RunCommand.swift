@@ -191,13 +191,13 @@ enum RunCommand: Command {
         } else {
             text += " (\(report.sources.count - failed.count) ok, \(failed.count) failed: \(failed.map(\.name).joined(separator: ", ")))"
         }
-        text += ", \(report.items.count) item\(report.items.count == 1 ? "" : "s")"
+        text += ", \(report.riverCount) item\(report.riverCount == 1 ? "" : "s")"
         if let new = report.newItemCount { text += " (\(new) new)" }
         let written = report.outputs.filter { $0.failure == nil }.compactMap(\.path)
         if dryRun {
             text += " (dry run: no file written)"
         } else if !written.isEmpty {
-            text += " → " + written.joined(separator: ", ")
+            text += (report.unchangedRiverCount == nil ? " → " : ", unchanged: ") + written.joined(separator: ", ")
         }
         text += " in " + report.duration.secondsText
         if let failure = report.stateFailure {

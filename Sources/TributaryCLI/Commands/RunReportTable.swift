@@ -32,7 +32,8 @@ enum RunReportTable {
         root["started"] = .string(RFC3339.string(from: report.started))
         root["duration_seconds"] = number(report.duration.inSeconds)
         root["exit_status"] = .number(JSONNumber(Int(report.status.rawValue)))
-        root["items"] = .number(JSONNumber(report.items.count))
+        root["items"] = .number(JSONNumber(report.riverCount))
+        root["river_unchanged"] = .bool(report.unchangedRiverCount != nil)
         root["new_items"] = report.newItemCount.map { .number(JSONNumber($0)) } ?? .null
         root["state_error"] = report.stateFailure.map(JSONValue.string) ?? .null
         root["sources"] = .array(
@@ -57,6 +58,7 @@ enum RunReportTable {
                 entry["path"] = output.path.map(JSONValue.string) ?? .null
                 entry["items"] = .number(JSONNumber(output.itemCount))
                 entry["error"] = output.failure.map(JSONValue.string) ?? .null
+                entry["unchanged"] = .bool(output.unchanged)
                 return .object(entry)
             })
         return JSONWriter.bytes(from: .object(root), style: .pretty) + [0x0A]

@@ -59,10 +59,26 @@ public struct ConfigLoader: Sendable {
         }
         let reader = ConfigReader(file: file, directory: directory, environment: environment)
         let configuration = ConfigurationBuilder(reader: reader, registry: registry).build(root)
-        guard reader.errors.isEmpty, let configuration else {
+        guard reader.errors.isEmpty, var configuration else {
             throw ConfigErrors(reader.errors)
         }
+        configuration.digest = digest(of: bytes)
         return configuration
+    }
+}
+
+extension ConfigLoader {
+    /// A digest of the text, the version of Tributary and the environment values `${NAME}` reads.
+    func digest(of bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var parts = [Tributary.version, text]
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            let name = rest[start.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            parts.append("\(name)=\(environment[String(name)] ?? "")")
+            rest = rest[start.upperBound...]
+        }
+        return StableID.digest(parts)
     }
 }
 

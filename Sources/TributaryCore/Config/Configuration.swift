@@ -33,6 +33,19 @@ public struct Configuration: Sendable {
     /// How long an item stays in the river after it was first seen, once its source no longer serves it.
     public var retention: Duration
 
+    /// A digest of the configuration's text and the environment values it reads (set by the
+    /// loader): equal digests mean the same configuration.
+    public var digest: String?
+
+    /// Whether the river depends only on the items, not on the time of the run: `date` ranking,
+    /// no rule on age, no output that shows relative times. Only such a river can be known to be
+    /// unchanged when no source changed.
+    public var riverIsTimeIndependent: Bool {
+        guard ranking.strategy == .date, !outputs.contains(where: { $0.kind == .html || $0.kind == .stdout }) else { return false }
+        let ruleSets = [rules] + sources.map(\.rules) + outputs.map(\.rules)
+        return !ruleSets.contains { $0.dependsOnTime }
+    }
+
     /// The retention period when the configuration names none: 30 days.
     public static let defaultRetention: Duration = .seconds(30 * 24 * 3600)
 

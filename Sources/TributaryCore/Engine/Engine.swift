@@ -36,7 +36,7 @@ public struct Engine: Sendable {
         var histories: [String: SourceHistory] = [:]
         if let state {
             do {
-                histories = try state.histories(for: sources.map(\.name))
+                histories = try state.histories(for: sources.map(\.name), includeItems: false)
             } catch {
                 logger.error(error.description)
                 return RunReport(
@@ -49,6 +49,23 @@ public struct Engine: Sendable {
         let outcomes = await fetchAll(
             sources, configuration: configuration, jobs: options.jobs ?? configuration.defaults.jobs, now: started,
             histories: histories, progress: progress)
+
+        if let state {
+            if let report = unchangedRun(
+                configuration, options: options, outcomes: outcomes, histories: histories, state: state, started: started,
+                startInstant: startInstant)
+            {
+                return report
+            }
+            do {
+                histories = try state.histories(for: sources.map(\.name))
+            } catch {
+                logger.error(error.description)
+                return RunReport(
+                    sources: outcomes.map(\.report), outputs: [], items: [], dropped: [], standardOutput: "", started: started,
+                    duration: ContinuousClock.now - startInstant, stateFailure: error.description)
+            }
+        }
 
         // With a state, each source's answer is merged with what earlier runs saw: first-seen
         // times, unchanged sources, failing sources' last good items, the history of the river.
@@ -140,14 +157,73 @@ public struct Engine: Sendable {
             let record = RunRecord(
                 started: started, duration: report.duration.inSeconds, status: Int(report.status.rawValue), sources: reports.count,
                 failed: reports.filter { !$0.succeeded }.count, items: river.count, newItems: report.newItemCount ?? 0)
+            // When nothing in this river depends on the time of the run, the next run may find it
+            // unchanged and skip rebuilding it; the token says what the outputs were made from.
+            var meta: [String: String?] = [RiverToken.key: nil, RiverToken.countsKey: nil]
+            if RiverToken.allowed(configuration, options: options), report.status == .success, processed.problems.isEmpty,
+                let token = RiverToken.make(configuration)
+            {
+                meta = [RiverToken.key: token, RiverToken.countsKey: outputReports.map { String($0.itemCount) }.joined(separator: ",")]
+            }
             do {
-                try state.commit(merges, run: record, retention: configuration.retention.inSeconds)
+                try state.commit(merges, run: record, retention: configuration.retention.inSeconds, meta: meta)
             } catch {
                 logger.error(error.description)
                 report.stateFailure = error.description
             }
         }
         return report
+    }
+
+    /// The run when every source answered "not modified" and the outputs on disk are what the
+    /// last run made from the same configuration and items: nothing to rebuild or rewrite, so only
+    /// the state is updated. Nil when any of that is not certain; the full run follows.
+    private func unchangedRun(
+        _ configuration: Configuration, options: RunOptions, outcomes: [Outcome], histories: [String: SourceHistory],
+        state: StateStore, started: Date, startInstant: ContinuousClock.Instant
+    ) -> RunReport? {
+        guard RiverToken.allowed(configuration, options: options), !outcomes.isEmpty,
+            outcomes.allSatisfy({ $0.report.status == .notModified })
+        else { return nil }
+        do {
+            guard let token = try state.meta(RiverToken.key), token == RiverToken.make(configuration),
+                let counts = try state.meta(RiverToken.countsKey)?.split(separator: ",").compactMap({ Int($0) }),
+                counts.count == configuration.outputs.count
+            else { return nil }
+            // An item aging out of the river changes it.
+            if let oldest = try state.oldestUnservedFirstSeen(), oldest < started.addingTimeInterval(-configuration.retention.inSeconds) {
+                return nil
+            }
+            let served = try state.servedCounts()
+            var reports = outcomes.map(\.report)
+            var merges: [SourceMerge] = []
+            for (index, outcome) in outcomes.enumerated() {
+                merges.append(
+                    SourceMerge.merge(
+                        histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name), outcome: outcome.answer, now: started,
+                        retention: configuration.retention.inSeconds, staleAfter: outcome.source.staleAfter.inSeconds))
+                reports[index].itemCount = served[outcome.source.name] ?? 0
+                reports[index].newItemCount = 0
+            }
+            let outputs = zip(configuration.outputs, counts).map { output, count in
+                OutputReport(kind: output.kind, path: output.displayPath, itemCount: count, failure: nil, unchanged: true)
+            }
+            var report = RunReport(
+                sources: reports, outputs: outputs, items: [], dropped: [], standardOutput: "", started: started,
+                duration: ContinuousClock.now - startInstant)
+            report.unchangedRiverCount = counts.max() ?? 0
+            try state.commit(
+                merges,
+                run: RunRecord(
+                    started: started, duration: report.duration.inSeconds, status: Int(report.status.rawValue), sources: reports.count,
+                    failed: 0, items: report.unchangedRiverCount ?? 0, newItems: 0),
+                retention: configuration.retention.inSeconds)
+            logger.info("every source is unchanged and so is the river: the outputs stay as they are")
+            return report
+        } catch {
+            logger.warning("cannot tell whether the river changed (\(error.description)); rebuilding it")
+            return nil
+        }
     }
 
     /// What one source produced, with its report.
@@ -269,5 +345,32 @@ private final class ProgressCounter: Sendable {
                 if failed { progress.failed += 1 }
                 return progress
             })
+    }
+}
+
+/// What the outputs on disk were made from: the configuration's digest and each file output's
+/// size and modification time. Equal tokens mean the files are the ones the last run wrote from
+/// the same configuration.
+enum RiverToken {
+    static let key = "river"
+    static let countsKey = "river_output_counts"
+
+    /// Whether a run may skip or record: a full, writing run of a time-independent configuration.
+    static func allowed(_ configuration: Configuration, options: RunOptions) -> Bool {
+        !options.dryRun && options.onlySources == nil && options.standardOutputFormat == nil
+            && configuration.riverIsTimeIndependent && configuration.digest != nil
+    }
+
+    /// The token for the files as they are now; nil when one is missing.
+    static func make(_ configuration: Configuration) -> String? {
+        guard let digest = configuration.digest else { return nil }
+        var parts = [digest]
+        for output in configuration.outputs {
+            guard let path = output.path else { return nil }
+            var info = stat()
+            guard stat(path.path, &info) == 0 else { return nil }
+            parts.append("\(path.path) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+        }
+        return parts.joined(separator: "\n")
     }
 }

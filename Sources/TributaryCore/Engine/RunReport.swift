@@ -51,6 +51,8 @@ public struct OutputReport: Sendable {
     public var itemCount: Int
     /// Why it could not be written, when it could not.
     public var failure: String?
+    /// Whether it was left as it was because nothing it holds changed.
+    public var unchanged = false
 }
 
 /// The outcome of `Engine.run`: per-source and per-output reports, the river, and the exit status.
@@ -71,6 +73,11 @@ public struct RunReport: Sendable {
     public var duration: Duration
     /// Why the state could not be read or written, when it could not.
     public var stateFailure: String?
+    /// The river's size when it was found unchanged and not rebuilt (`items` is then empty).
+    public var unchangedRiverCount: Int?
+
+    /// How many items the river holds.
+    public var riverCount: Int { unchangedRiverCount ?? items.count }
 
     /// How many items were new, when a state told; nil without one.
     public var newItemCount: Int? {

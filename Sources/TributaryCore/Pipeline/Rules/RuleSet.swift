@@ -18,6 +18,19 @@ public struct RuleSet: Sendable {
     /// Whether the set has no rules.
     public var isEmpty: Bool { block.isEmpty && keep.isEmpty }
 
+    /// Whether a rule looks at an item's age, so that its verdicts change with the time of the run.
+    public var dependsOnTime: Bool {
+        func dependsOnTime(_ condition: RuleCondition) -> Bool {
+            switch condition {
+            case .olderThan, .newerThan: true
+            case .all(let conditions), .any(let conditions): conditions.contains(where: dependsOnTime)
+            case .not(let condition): dependsOnTime(condition)
+            case .text, .metric: false
+            }
+        }
+        return (block + keep).contains { dependsOnTime($0.condition) }
+    }
+
     /// Why an item was dropped.
     public enum Verdict: Sendable {
         /// It passes.

@@ -45,15 +45,7 @@ public struct HTMLAdapter: SourceAdapter {
     let baseURL: URL?
 
     public init(options: AdapterOptions) throws(ConfigError) {
-        if let text = options.string("base_url") {
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil
-            else {
-                throw options.error("base_url", "'base_url' must be an http(s) URL such as https://example.com/, found '\(text)'")
-            }
-            baseURL = url
-        } else {
-            baseURL = nil
-        }
+        baseURL = try options.baseURL()
         request = try RequestTemplate(options: options)
         guard let itemsText = options.string("items") else { throw options.error("items", "missing 'items'") }
         do {

@@ -94,15 +94,12 @@ public struct SourceMerge: Sendable {
         case .notModified(let httpStatus):
             var river: [StoredItem] = []
             for entry in history.items {
-                if entry.served {
-                    river.append(StoredItem(item: entry.item, firstSeen: entry.firstSeen, lastSeen: now, served: true))
-                } else if entry.firstSeen >= cutoff {
+                if entry.served || entry.firstSeen >= cutoff {
                     river.append(entry)
                 } else {
                     update.expired.append(entry)
                 }
             }
-            update.touchServed = true
             update.succeeded(validators: history.validators, httpStatus: httpStatus, feed: history.feed)
             return SourceMerge(
                 status: .notModified, items: river.sorted { $0.served && !$1.served }, newCount: 0, feed: history.feed, update: update)
@@ -136,8 +133,6 @@ struct SourceUpdate: Sendable {
     var upserts: [StoredItem] = []
     /// Whether every other item of the source stops being "served".
     var unserveOthers = false
-    /// Whether the served items' last-seen time moves to now.
-    var touchServed = false
     /// Stored ids replaced by the same items' new ids.
     var renamedIDs: [String] = []
     /// Tombstones of items that came back.

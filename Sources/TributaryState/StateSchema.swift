@@ -81,5 +81,8 @@ enum StateSchema {
                     try update.bind(.text(key), .text(source), .text(id)).run()
                 }
             }),
+        // Version 3: an index that answers "how many served items per source" and "which unserved
+        // item ages out next" without reading every item's data.
+        Migration(sql: "CREATE INDEX items_by_served ON items (served, source, first_seen);"),
     ]
 }

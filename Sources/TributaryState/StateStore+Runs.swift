@@ -63,7 +63,6 @@ extension StateStore {
                     if let value { try setMeta.bind(.text(key), .text(value)).run() } else { try removeMeta.bind(.text(key)).run() }
                 }
                 let unserve = try database.prepare("UPDATE items SET served = 0 WHERE source = ?")
-                let touch = try database.prepare("UPDATE items SET last_seen = ? WHERE source = ? AND served = 1")
                 let deleteItem = try database.prepare("DELETE FROM items WHERE source = ? AND id = ?")
                 let deleteTombstone = try database.prepare("DELETE FROM tombstones WHERE source = ? AND id = ?")
                 let upsert = try database.prepare(
@@ -83,7 +82,6 @@ extension StateStore {
                     let update = merge.update
                     let name = SQLiteValue.text(update.name)
                     if update.unserveOthers { try unserve.bind(name).run() }
-                    if update.touchServed { try touch.bind(.real(update.now.timeIntervalSince1970), name).run() }
                     for id in update.renamedIDs { try deleteItem.bind(name, .text(id)).run() }
                     for id in update.revivedTombstones { try deleteTombstone.bind(name, .text(id)).run() }
                     for entry in update.upserts {

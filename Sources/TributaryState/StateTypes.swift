@@ -19,7 +19,8 @@ public struct StoredItem: Sendable, Hashable {
     public var item: Item
     /// When a run first saw it.
     public var firstSeen: Date
-    /// When a run last saw its source serve it.
+    /// When a fetched answer of its source last held it (a 304 leaves it as it was, so that an
+    /// unchanged source costs no write).
     public var lastSeen: Date
     /// Whether the source served it in its last successful fetch.
     public var served: Bool

@@ -159,11 +159,14 @@ public struct Engine: Sendable {
                 failed: reports.filter { !$0.succeeded }.count, items: river.count, newItems: report.newItemCount ?? 0)
             // When nothing in this river depends on the time of the run, the next run may find it
             // unchanged and skip rebuilding it; the token says what the outputs were made from.
-            var meta: [String: String?] = [RiverToken.key: nil, RiverToken.countsKey: nil]
+            var meta: [String: String?] = [RiverToken.key: nil, RiverToken.countsKey: nil, RiverToken.riverCountKey: nil]
             if RiverToken.allowed(configuration, options: options), report.status == .success, processed.problems.isEmpty,
                 let token = RiverToken.make(configuration)
             {
-                meta = [RiverToken.key: token, RiverToken.countsKey: outputReports.map { String($0.itemCount) }.joined(separator: ",")]
+                meta = [
+                    RiverToken.key: token, RiverToken.countsKey: outputReports.map { String($0.itemCount) }.joined(separator: ","),
+                    RiverToken.riverCountKey: String(river.count),
+                ]
             }
             do {
                 try state.commit(merges, run: record, retention: configuration.retention.inSeconds, meta: meta)
@@ -211,7 +214,7 @@ public struct Engine: Sendable {
             var report = RunReport(
                 sources: reports, outputs: outputs, items: [], dropped: [], standardOutput: "", started: started,
                 duration: ContinuousClock.now - startInstant)
-            report.unchangedRiverCount = counts.max() ?? 0
+            report.unchangedRiverCount = try state.meta(RiverToken.riverCountKey).flatMap { Int($0) } ?? counts.max() ?? 0
             try state.commit(
                 merges,
                 run: RunRecord(
@@ -354,6 +357,7 @@ private final class ProgressCounter: Sendable {
 enum RiverToken {
     static let key = "river"
     static let countsKey = "river_output_counts"
+    static let riverCountKey = "river_items"
 
     /// Whether a run may skip or record: a full, writing run of a time-independent configuration.
     static func allowed(_ configuration: Configuration, options: RunOptions) -> Bool {

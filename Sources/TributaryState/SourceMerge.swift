@@ -86,8 +86,13 @@ public struct SourceMerge: Sendable {
                     update.expired.append(entry)
                 }
             }
-            update.upserts = current
-            update.unserveOthers = true
+            // Only what changed is written: a source that answers 200 with the same items every
+            // run (many have no validators) costs no rewrite of their rows.
+            update.upserts = current.filter { entry in
+                guard let known = stored[entry.item.id] else { return true }
+                return !known.served || known.item != entry.item
+            }
+            update.unservedIDs = history.items.filter { $0.served && !seen.contains($0.item.id) }.map(\.item.id)
             update.succeeded(validators: validators, httpStatus: httpStatus, feed: feed ?? history.feed)
             return SourceMerge(status: .ok, items: river, newCount: newCount, feed: feed ?? history.feed, update: update)
 
@@ -131,8 +136,8 @@ struct SourceUpdate: Sendable {
     var feed: FeedInfo?
     /// Items to write as served now, with their first-seen times.
     var upserts: [StoredItem] = []
-    /// Whether every other item of the source stops being "served".
-    var unserveOthers = false
+    /// Items the source served before and no longer serves.
+    var unservedIDs: [String] = []
     /// Stored ids replaced by the same items' new ids.
     var renamedIDs: [String] = []
     /// Tombstones of items that came back.

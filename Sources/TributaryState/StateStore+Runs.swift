@@ -62,7 +62,7 @@ extension StateStore {
                 for (key, value) in meta {
                     if let value { try setMeta.bind(.text(key), .text(value)).run() } else { try removeMeta.bind(.text(key)).run() }
                 }
-                let unserve = try database.prepare("UPDATE items SET served = 0 WHERE source = ?")
+                let unserve = try database.prepare("UPDATE items SET served = 0 WHERE source = ? AND id = ?")
                 let deleteItem = try database.prepare("DELETE FROM items WHERE source = ? AND id = ?")
                 let deleteTombstone = try database.prepare("DELETE FROM tombstones WHERE source = ? AND id = ?")
                 let upsert = try database.prepare(
@@ -81,7 +81,7 @@ extension StateStore {
                 for merge in merges {
                     let update = merge.update
                     let name = SQLiteValue.text(update.name)
-                    if update.unserveOthers { try unserve.bind(name).run() }
+                    for id in update.unservedIDs { try unserve.bind(name, .text(id)).run() }
                     for id in update.renamedIDs { try deleteItem.bind(name, .text(id)).run() }
                     for id in update.revivedTombstones { try deleteTombstone.bind(name, .text(id)).run() }
                     for entry in update.upserts {

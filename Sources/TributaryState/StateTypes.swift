@@ -19,8 +19,8 @@ public struct StoredItem: Sendable, Hashable {
     public var item: Item
     /// When a run first saw it.
     public var firstSeen: Date
-    /// When a fetched answer of its source last held it (a 304 leaves it as it was, so that an
-    /// unchanged source costs no write).
+    /// When its stored copy was last written: when it was first seen, or last changed (an
+    /// unchanged item, or a 304, writes nothing).
     public var lastSeen: Date
     /// Whether the source served it in its last successful fetch.
     public var served: Bool

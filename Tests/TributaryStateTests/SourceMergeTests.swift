@@ -52,6 +52,28 @@ struct SourceMergeTests {
         #expect(second.items.prefix(3).map(\.item.id) == ["c", "a", "b"], "served items first, in the source's order")
     }
 
+    @Test("A 200 with the same items rewrites nothing; a changed item is rewritten; a dropped one stops being served")
+    func onlyChangesAreWritten() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        try timeline.run(Timeline.fetched(["a", "b"]))
+        let first = timeline.now
+        try timeline.run(Timeline.fetched(["a", "b"]))
+        var history = try #require(try timeline.store.histories(for: ["s"])["s"])
+        #expect(history.items.allSatisfy { $0.lastSeen == first && $0.served }, "unchanged rows were not written")
+        let edited = Item(id: "a", source: "s", url: "https://e.com/a", title: "Title a, corrected")
+        try timeline.run(.fetched(items: [edited], feed: nil, validators: nil, httpStatus: 200))
+        history = try #require(try timeline.store.histories(for: ["s"])["s"])
+        let byID = Dictionary(uniqueKeysWithValues: history.items.map { ($0.item.id, $0) })
+        #expect(byID["a"]?.item.title == "Title a, corrected")
+        #expect(byID["a"]?.lastSeen == timeline.now && byID["a"]?.firstSeen == first)
+        #expect(byID["b"]?.served == false && byID["b"]?.lastSeen == first)
+        let again = try timeline.run(Timeline.fetched(["b"]))
+        #expect(again.newCount == 0)
+        history = try #require(try timeline.store.histories(for: ["s"])["s"])
+        #expect(history.items.first { $0.item.id == "b" }?.served == true)
+        #expect(history.items.first { $0.item.id == "a" }?.served == false)
+    }
+
     @Test("The river keeps items the source no longer serves, until retention after they were first seen")
     func historyAndRetention() throws {
         var timeline = try Timeline(try TemporaryDirectory())

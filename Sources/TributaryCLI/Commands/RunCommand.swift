@@ -23,7 +23,7 @@ enum RunCommand: Command {
             OptionSpec(long: "source", short: "s", valueName: "NAME", help: "Run only this source (repeatable).", repeatable: true),
             OptionSpec(long: "dry-run", short: "n", help: "Fetch and build the river, but write no files (nor the state)."),
             OptionSpec(long: "explain", help: "Say which rule dropped each item that a rule dropped."),
-            OptionSpec(long: "state", valueName: "FILE", help: "Use this state file (overrides 'state')."),
+            CommonOptions.state,
             OptionSpec(long: "no-state", help: "Run without the state: no history, no conditional requests."),
             OptionSpec(long: "reset-state", help: "Move the state file aside (kept as FILE.broken-TIME) and start a new one."),
             OptionSpec(
@@ -114,11 +114,7 @@ enum RunCommand: Command {
         // The lock comes first, so that a second run never even reads a state the first is writing.
         var lock: RunLock?
         var state: StateStore?
-        let statePath =
-            arguments.flag("no-state")
-            ? nil
-            : arguments.value("state").map { URLResolver.resolve($0, against: URL(fileURLWithPath: ".")).path }
-                ?? configuration.statePath?.path
+        let statePath = arguments.flag("no-state") ? nil : CommonOptions.statePath(arguments, configuration: configuration)
         if let statePath {
             do {
                 try FileManager.default.createDirectory(
@@ -172,7 +168,7 @@ enum RunCommand: Command {
             context.console.diagnostic(summary(of: report, dryRun: dryRun))
         }
         if let path = arguments.value("report") {
-            let url = URLResolver.resolve(path, against: URL(fileURLWithPath: "."))
+            let url = CommonOptions.commandLinePath(path)
             do {
                 try AtomicFile.write(RunReportTable.json(report, configuration: configuration.file), to: url)
             } catch {

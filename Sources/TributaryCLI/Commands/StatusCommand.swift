@@ -14,7 +14,7 @@ enum StatusCommand: Command {
             last error. Sources that keep failing are the ones to look at.
             """,
         options: CommonOptions.all + [
-            OptionSpec(long: "state", valueName: "FILE", help: "Read this state file (overrides 'state')."),
+            CommonOptions.state,
             OptionSpec(long: "runs", valueName: "N", help: "Show the last N runs.", defaultValue: "10"),
         ])
 
@@ -30,10 +30,7 @@ enum StatusCommand: Command {
             runCount = number
         }
         guard let configuration = context.loadConfiguration(arguments) else { return ExitStatus.usage.rawValue }
-        guard
-            let path = arguments.value("state").map({ URLResolver.resolve($0, against: URL(fileURLWithPath: ".")).path })
-                ?? configuration.statePath?.path
-        else {
+        guard let path = CommonOptions.statePath(arguments, configuration: configuration) else {
             context.console.diagnostic("\(CommandLineTool.programName): \(configuration.file) says 'state: off'; there is no state to show")
             return ExitStatus.success.rawValue
         }

@@ -49,6 +49,23 @@ struct AtomicFileTests {
         #expect(try Data(contentsOf: folder.url.appendingPathComponent("data")) == Data(bytes))
     }
 
+    @Test("bytes handed over in pieces make one file, replaced only at the end")
+    func pieces() throws {
+        let folder = try TemporaryDirectory()
+        let path = try folder.write("the previous river\n", to: "river.atom")
+        let target = folder.url.appendingPathComponent("river.atom")
+        var seenBefore: [String] = []
+        try AtomicFile.write(to: target) { emit in
+            for piece in ["<feed>\n", "", "  <entry/>\n", String(repeating: "x", count: 100_000), "</feed>\n"] {
+                Array(piece.utf8).withUnsafeBytes { emit($0) }
+                seenBefore.append((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+            }
+        }
+        #expect(seenBefore.allSatisfy { $0 == "the previous river\n" })
+        #expect(try folder.read("river.atom") == "<feed>\n  <entry/>\n" + String(repeating: "x", count: 100_000) + "</feed>\n")
+        #expect(try names(folder.url.path) == ["river.atom"])
+    }
+
     @Test("replacing a file keeps its permission bits", arguments: [0o600, 0o640, 0o755, 0o444])
     func replaceKeepsMode(_ permissions: Int) throws {
         let folder = try TemporaryDirectory()

@@ -430,6 +430,30 @@ struct AtomWriterTests {
         #expect(feed.first("generator") == XMLTree(name: "generator", attributes: ["version": "1.2.3"], text: "Tributary", children: []))
     }
 
+    @Test("a document written in pieces is the whole document", arguments: [1, 700, 1 << 20])
+    func pieces(_ pieceSize: Int) {
+        // Every entry case plus repeated ids and sources, so ids and <source> elements made once
+        // per document come out the same whichever way the document is written.
+        let items =
+            Self.entryCases.map(\.item) + Self.entryCases.map(\.item)
+            + (0..<50).map {
+                Item(id: String($0 % 7), source: ["blog", "news"][$0 % 2], title: "Item \($0)", summary: "<\($0)>")
+            }
+        let whole = Self.writer.documentBytes(head: Self.head, items: items)
+        var pieces: [[UInt8]] = []
+        Self.writer.write(head: Self.head, items: items, pieceSize: pieceSize) { pieces.append(Array($0)) }
+        #expect(pieces.joined().elementsEqual(whole))
+        #expect(String(decoding: whole, as: UTF8.self) == Self.document(items))
+        // A piece holds whole entries: all but the last end an entry when pieces are small.
+        if pieceSize == 1 {
+            #expect(pieces.count == items.count + 1)
+            #expect(pieces.dropLast().allSatisfy { String(decoding: $0, as: UTF8.self).hasSuffix("  </entry>\n") })
+            #expect(pieces.last == Array("</feed>\n".utf8))
+        } else if pieceSize == 1 << 20 {
+            #expect(pieces.count == 1)
+        }
+    }
+
     @Test("a small document, byte for byte")
     func golden() {
         let writer = AtomWriter(

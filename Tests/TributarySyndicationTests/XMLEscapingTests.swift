@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TributarySyndication
 
@@ -88,5 +89,71 @@ struct XMLEscapingTests {
         let xml = "<r a=\"\(XMLEscaping.attribute(input))\">\(XMLEscaping.text(input))</r>"
         let tree = try XMLTree.parse(xml)
         #expect(tree == XMLTree(name: "r", attributes: ["a": cleaned], text: cleaned, children: []))
+    }
+
+    /// The rules of the type's documentation, one scalar at a time: the oracle for the byte scanner.
+    static func reference(_ input: String, attribute: Bool) -> String {
+        var output = ""
+        for scalar in input.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"" where attribute: output += "&quot;"
+            case "\t" where attribute: output += "&#9;"
+            case "\n" where attribute: output += "&#10;"
+            case "\r": output += "&#13;"
+            case _ where !XMLEscaping.isAllowed(scalar): break
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    @Test("generated text escapes as the rules say, through the String API and into a buffer", arguments: 0..<8)
+    func generated(_ seed: UInt64) {
+        // Special characters, controls, the EF-lead scalars around U+FFFE/U+FFFF (U+FF0C, U+FFFD,
+        // U+FFFE, U+FFFF, U+EFFF), CJK and astral scalars, in runs of every length.
+        let alphabet: [Unicode.Scalar] = [
+            "a", "Z", "0", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\u{0}", "\u{1F}", "\u{7F}", "]",
+            "\u{FF0C}", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "\u{EFFF}", "头", "条", "\u{1F680}", "\u{10FFFF}",
+        ]
+        var generator = SeededGenerator(seed: seed)
+        for _ in 0..<300 {
+            var input = ""
+            for _ in 0..<Int.random(in: 0...40, using: &generator) {
+                let scalar = alphabet.randomElement(using: &generator)!
+                let run = Int.random(in: 1...3, using: &generator)
+                for _ in 0..<run { input.unicodeScalars.append(scalar) }
+            }
+            for attribute in [false, true] {
+                let expected = Self.reference(input, attribute: attribute)
+                #expect((attribute ? XMLEscaping.attribute(input) : XMLEscaping.text(input)) == expected)
+                var output = XMLOutput()
+                output.raw("<")
+                if attribute { output.attribute(input) } else { output.text(input) }
+                #expect(output.string == "<" + expected)
+            }
+        }
+    }
+
+    @Test("XMLOutput writes elements and attributes, and hands its bytes over when flushed")
+    func output() {
+        var output = XMLOutput(capacity: 16)
+        output.indent(2)
+        output.element("title", "Fish & <chips>")
+        output.raw("<link")
+        output.attribute("href", "https://example.com/?a=1&b=\"2\"")
+        output.raw("/>")
+        output.raw(Array("\n".utf8))
+        var pieces: [String] = []
+        output.flush { pieces.append(String(decoding: $0, as: UTF8.self)) }
+        #expect(output.bytes.isEmpty)
+        output.raw("</feed>" as String)
+        output.flush { pieces.append(String(decoding: $0, as: UTF8.self)) }
+        #expect(
+            pieces == [
+                "    <title>Fish &amp; &lt;chips&gt;</title><link href=\"https://example.com/?a=1&amp;b=&quot;2&quot;\"/>\n", "</feed>",
+            ])
     }
 }

@@ -49,6 +49,7 @@ public struct Engine: Sendable {
         let outcomes = await fetchAll(
             sources, configuration: configuration, jobs: options.jobs ?? configuration.defaults.jobs, now: started,
             histories: histories, progress: progress)
+        logger.info("fetched \(sources.count) sources in \((ContinuousClock.now - startInstant).secondsText)")
 
         if let state {
             if let report = unchangedRun(
@@ -104,6 +105,8 @@ public struct Engine: Sendable {
 
         let processed = Pipeline(configuration, now: started).run(batches)
         let river = processed.items
+        let stages = processed.timings.stages.map { "\($0.name) \($0.duration.secondsText)" }.joined(separator: ", ")
+        logger.info("made the river of \(river.count) items in \(processed.timings.total.secondsText) (\(stages))")
         for index in reports.indices {
             if let found = processed.problems[reports[index].name] {
                 reports[index].problems += found
@@ -131,6 +134,7 @@ public struct Engine: Sendable {
         var standardOutput = ""
         let everySourceFailed = !sources.isEmpty && !reports.contains(where: \.succeeded)
         let renderer = OutputRenderer(configuration: configuration, sourceInfo: sourceInfo, sourceReports: reports, now: started)
+        var files: [(index: Int, output: OutputConfig, path: URL, count: Int)] = []
         for output in outputs {
             let count = renderer.items(for: output, from: river).count
             var report = OutputReport(kind: output.kind, path: output.displayPath, itemCount: count, failure: nil)
@@ -140,16 +144,32 @@ public struct Engine: Sendable {
             } else if output.kind == .stdout {
                 standardOutput += renderer.render(output, items: river)
             } else if let path = output.path, !options.dryRun {
-                do {
-                    try renderer.write(output, items: river, to: path)
-                    logger.info("wrote \(count) items to \(output.displayPath ?? path.path)")
-                } catch {
-                    report.failure = error.description
-                    logger.error("cannot write \(output.kind.rawValue) output: \(error.description)")
-                }
+                files.append((outputReports.count, output, path, count))
             }
             outputReports.append(report)
         }
+        // The files are independent: each is rendered and written on its own thread.
+        let failures = await withTaskGroup(of: (Int, String?).self) { group in
+            for file in files {
+                group.addTask { [logger] in
+                    do throws(AtomicFile.WriteError) {
+                        let started = ContinuousClock.now
+                        try renderer.write(file.output, items: river, to: file.path)
+                        logger.info(
+                            "wrote \(file.count) items to \(file.output.displayPath ?? file.path.path) in \((ContinuousClock.now - started).secondsText)"
+                        )
+                        return (file.index, nil)
+                    } catch {
+                        logger.error("cannot write \(file.output.kind.rawValue) output: \(error.description)")
+                        return (file.index, error.description)
+                    }
+                }
+            }
+            var failures: [Int: String] = [:]
+            for await (index, failure) in group { failures[index] = failure }
+            return failures
+        }
+        for (index, failure) in failures { outputReports[index].failure = failure }
         var report = RunReport(
             sources: reports, outputs: outputReports, items: river, dropped: processed.dropped, standardOutput: standardOutput,
             started: started, duration: ContinuousClock.now - startInstant)

@@ -25,6 +25,19 @@ public enum AtomicFile {
     /// Writes `bytes` to `url` atomically, creating missing folders. The new file keeps the
     /// permissions of the file it replaces (new files get 0644 less the umask).
     public static func write(_ bytes: some Collection<UInt8>, to url: URL) throws(WriteError) {
+        try write(to: url) { emit in
+            if bytes.withContiguousStorageIfAvailable({ emit(UnsafeRawBufferPointer($0)) }) == nil {
+                Array(bytes).withUnsafeBytes { emit($0) }
+            }
+        }
+    }
+
+    /// Writes the bytes `produce` hands to its `emit` function, in as many pieces as it likes,
+    /// to `url` atomically: a document can go to disk as it is made instead of being held whole.
+    /// After a failed write `emit` ignores the rest, and the error is thrown at the end.
+    public static func write(
+        to url: URL, _ produce: (_ emit: (UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws(WriteError) {
         let path = url.path
         let folder = url.deletingLastPathComponent().path
         do {
@@ -49,10 +62,17 @@ public enum AtomicFile {
             return WriteError(path: path, reason: "\(step): \(message)")
         }
         if existing.st_mode != 0 { fchmod(descriptor, mode) }
-        let written =
-            bytes.withContiguousStorageIfAvailable { buffer in writeAll(descriptor, UnsafeRawBufferPointer(buffer)) }
-            ?? Array(bytes).withUnsafeBytes { writeAll(descriptor, $0) }
-        guard written else { throw fail("cannot write") }
+        var written = true
+        var writeErrno: Int32 = 0
+        produce { piece in
+            guard written else { return }
+            written = writeAll(descriptor, piece)
+            if !written { writeErrno = errno }
+        }
+        guard written else {
+            errno = writeErrno
+            throw fail("cannot write")
+        }
         guard fsync(descriptor) == 0 else { throw fail("cannot flush to disk") }
         closed = true
         guard close(descriptor) == 0 else { throw fail("cannot close") }

@@ -75,15 +75,21 @@ public struct OutputRenderer: Sendable {
         return item
     }
 
-    /// Writes a file output atomically. A JSON Feed goes to the file as the writer's bytes and
-    /// the other formats as their text's UTF-8, so a large river is never held twice as output.
+    /// Writes a file output atomically. Atom goes to the file in pieces as it is made, a JSON
+    /// Feed as its writer's bytes and the other formats as their text's UTF-8, so a large river
+    /// is never held twice as output.
     public func write(_ output: OutputConfig, items river: [Item], to path: URL) throws(AtomicFile.WriteError) {
-        if output.kind == .jsonfeed {
+        switch output.kind {
+        case .jsonfeed:
             try AtomicFile.write(
                 JSONFeedWriter(includeExtensions: true, pretty: true).documentBytes(
                     feed: feedInfo(output), items: contents(for: output, from: river)),
                 to: path)
-        } else {
+        case .atom:
+            let items = contents(for: output, from: river)
+            let writer = atomWriter(output, items: items)
+            try AtomicFile.write(to: path) { emit in writer.writer.write(head: writer.head, items: items, to: emit) }
+        default:
             try AtomicFile.write(render(output, items: river).utf8, to: path)
         }
     }
@@ -105,12 +111,16 @@ public struct OutputRenderer: Sendable {
     }
 
     private func atom(_ output: OutputConfig, items: [Item]) -> String {
+        let atom = atomWriter(output, items: items)
+        return atom.writer.document(head: atom.head, items: items)
+    }
+
+    private func atomWriter(_ output: OutputConfig, items: [Item]) -> (writer: AtomWriter, head: AtomWriter.Head) {
         let title = title(output)
         let head = AtomWriter.Head(
             id: feedID(output, title: title), title: title, author: configuration.author ?? Author(name: "Tributary"),
             selfURL: output.url, homePageURL: configuration.link, updated: updated(items))
-        return AtomWriter(generatorVersion: Tributary.version, sources: sourceInfo, fallbackDate: now)
-            .document(head: head, items: items)
+        return (AtomWriter(generatorVersion: Tributary.version, sources: sourceInfo, fallbackDate: now), head)
     }
 
     private func rss(_ output: OutputConfig, items: [Item]) -> String {

@@ -54,31 +54,71 @@ public struct AtomWriter: Sendable {
 
     /// The whole document, UTF-8 text.
     public func document(head: Head, items: [Item]) -> String {
-        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"
-        element("id", head.id, into: &xml, indent: 1)
-        xml += "  <title type=\"text\">\(XMLEscaping.text(head.title))</title>\n"
-        if let subtitle = head.subtitle, !subtitle.isEmpty {
-            xml += "  <subtitle type=\"text\">\(XMLEscaping.text(subtitle))</subtitle>\n"
-        }
-        element("updated", RFC3339.string(from: head.updated), into: &xml, indent: 1)
-        person("author", head.author, into: &xml, indent: 1)
-        if let selfURL = head.selfURL, !selfURL.isEmpty {
-            xml += "  <link rel=\"self\" type=\"application/atom+xml\" href=\"\(XMLEscaping.attribute(selfURL))\"/>\n"
-        }
-        if let home = head.homePageURL, !home.isEmpty {
-            xml += "  <link rel=\"alternate\" type=\"text/html\" href=\"\(XMLEscaping.attribute(home))\"/>\n"
-        }
-        xml += "  <generator version=\"\(XMLEscaping.attribute(generatorVersion))\">Tributary</generator>\n"
-        var usedIDs = Set<String>()
-        for item in items {
-            entry(item, usedIDs: &usedIDs, into: &xml)
-        }
-        xml += "</feed>\n"
-        return xml
+        String(decoding: documentBytes(head: head, items: items), as: UTF8.self)
     }
 
-    private func entry(_ item: Item, usedIDs: inout Set<String>, into xml: inout String) {
-        xml += "  <entry>\n"
+    /// The whole document as UTF-8 bytes, built without intermediate strings.
+    public func documentBytes(head: Head, items: [Item]) -> [UInt8] {
+        var xml = XMLOutput(capacity: AtomWriter.estimatedSize(of: items))
+        write(head: head, items: items, into: &xml) { _ in }
+        return xml.bytes
+    }
+
+    /// The document in pieces of about `pieceSize` bytes (whole entries), handed to `emit` in
+    /// order: a river of any size is written with one piece in memory.
+    public func write(head: Head, items: [Item], pieceSize: Int = 1 << 20, to emit: (UnsafeRawBufferPointer) -> Void) {
+        var xml = XMLOutput(capacity: pieceSize + 64 << 10)
+        write(head: head, items: items, into: &xml) { xml in
+            if xml.bytes.count >= pieceSize { xml.flush(to: emit) }
+        }
+        xml.flush(to: emit)
+    }
+
+    /// Appends the document to `xml`, calling `entryWritten` after each entry.
+    private func write(head: Head, items: [Item], into xml: inout XMLOutput, entryWritten: (inout XMLOutput) -> Void) {
+        xml.raw("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n")
+        element("id", head.id, into: &xml, indent: 1)
+        xml.raw("  <title type=\"text\">")
+        xml.text(head.title)
+        xml.raw("</title>\n")
+        if let subtitle = head.subtitle, !subtitle.isEmpty {
+            xml.raw("  <subtitle type=\"text\">")
+            xml.text(subtitle)
+            xml.raw("</subtitle>\n")
+        }
+        element("updated", RFC3339.string(from: head.updated), into: &xml, indent: 1)
+        person(head.author, into: &xml, indent: 1)
+        if let selfURL = head.selfURL, !selfURL.isEmpty {
+            xml.raw("  <link rel=\"self\" type=\"application/atom+xml\"")
+            xml.attribute("href", selfURL)
+            xml.raw("/>\n")
+        }
+        if let home = head.homePageURL, !home.isEmpty {
+            xml.raw("  <link rel=\"alternate\" type=\"text/html\"")
+            xml.attribute("href", home)
+            xml.raw("/>\n")
+        }
+        xml.raw("  <generator")
+        xml.attribute("version", generatorVersion)
+        xml.raw(">Tributary</generator>\n")
+        var usedIDs = Set<String>(minimumCapacity: items.count)
+        var sourceElements: [String: [UInt8]] = [:]
+        for item in items {
+            entry(item, usedIDs: &usedIDs, sourceElements: &sourceElements, into: &xml)
+            entryWritten(&xml)
+        }
+        xml.raw("</feed>\n")
+    }
+
+    /// Room for the document: the text fields' bytes and some markup per entry.
+    private static func estimatedSize(of items: [Item]) -> Int {
+        items.reduce(4096) { total, item in
+            total + 768 + (item.contentHTML?.utf8.count ?? 0) * 11 / 10 + (item.summary?.utf8.count ?? 0) * 2
+        }
+    }
+
+    private func entry(_ item: Item, usedIDs: inout Set<String>, sourceElements: inout [String: [UInt8]], into xml: inout XMLOutput) {
+        xml.raw("  <entry>\n")
         var id = AtomWriter.entryID(for: item)
         if usedIDs.contains(id) {
             id = AtomWriter.qualifiedID(for: item)
@@ -94,88 +134,122 @@ public struct AtomWriter: Sendable {
         id = candidate
         usedIDs.insert(id)
         element("id", id, into: &xml, indent: 2)
-        xml += "    <title type=\"text\">\(XMLEscaping.text(AtomWriter.title(of: item)))</title>\n"
+        xml.raw("    <title type=\"text\">")
+        xml.text(AtomWriter.title(of: item))
+        xml.raw("</title>\n")
         element("updated", RFC3339.string(from: item.updated ?? item.published ?? fallbackDate), into: &xml, indent: 2)
         if let published = item.published {
             element("published", RFC3339.string(from: published), into: &xml, indent: 2)
         }
         for author in item.authors where !author.isEmpty {
-            person("author", author, into: &xml, indent: 2)
+            person(author, into: &xml, indent: 2)
         }
         if let url = item.url, !url.isEmpty {
-            xml += "    <link rel=\"alternate\" type=\"text/html\" href=\"\(XMLEscaping.attribute(url))\"/>\n"
+            xml.raw("    <link rel=\"alternate\" type=\"text/html\"")
+            xml.attribute("href", url)
+            xml.raw("/>\n")
         }
         for attachment in item.attachments where !attachment.url.isEmpty {
-            xml += "    <link rel=\"enclosure\" href=\"\(XMLEscaping.attribute(attachment.url))\""
+            xml.raw("    <link rel=\"enclosure\"")
+            xml.attribute("href", attachment.url)
             if AtomWriter.matchesSchemaPattern(attachment.mimeType, around: "/") {
-                xml += " type=\"\(XMLEscaping.attribute(attachment.mimeType))\""
+                xml.attribute("type", attachment.mimeType)
             }
-            if let size = attachment.sizeInBytes, size >= 0 { xml += " length=\"\(size)\"" }
-            if let title = attachment.title, !title.isEmpty { xml += " title=\"\(XMLEscaping.attribute(title))\"" }
-            xml += "/>\n"
+            if let size = attachment.sizeInBytes, size >= 0 { xml.attribute("length", String(size)) }
+            if let title = attachment.title, !title.isEmpty { xml.attribute("title", title) }
+            xml.raw("/>\n")
         }
         for duplicate in item.duplicates {
             guard let url = duplicate.url, !url.isEmpty else { continue }
-            xml += "    <link rel=\"related\" href=\"\(XMLEscaping.attribute(url))\""
-            let title = [duplicate.title, "(\(duplicate.source))"].compactMap { $0 }.joined(separator: " ")
-            xml += " title=\"\(XMLEscaping.attribute(title))\"/>\n"
+            xml.raw("    <link rel=\"related\"")
+            xml.attribute("href", url)
+            xml.attribute("title", [duplicate.title, "(\(duplicate.source))"].compactMap { $0 }.joined(separator: " "))
+            xml.raw("/>\n")
         }
         for tag in item.tags where !tag.isEmpty {
-            xml += "    <category term=\"\(XMLEscaping.attribute(tag))\"/>\n"
+            xml.raw("    <category")
+            xml.attribute("term", tag)
+            xml.raw("/>\n")
         }
         if let summary = item.summary, !summary.isEmpty {
-            xml += "    <summary type=\"text\">\(XMLEscaping.text(summary))</summary>\n"
+            xml.raw("    <summary type=\"text\">")
+            xml.text(summary)
+            xml.raw("</summary>\n")
         }
         if let html = item.contentHTML, !html.isEmpty {
-            xml += "    <content type=\"html\">\(XMLEscaping.text(html))</content>\n"
+            xml.raw("    <content type=\"html\">")
+            xml.text(html)
+            xml.raw("</content>\n")
         } else if let summary = item.summary, !summary.isEmpty {
-            xml += "    <content type=\"html\">\(XMLEscaping.text(HTMLText.paragraphs(fromPlainText: summary)))</content>\n"
+            xml.raw("    <content type=\"html\">")
+            xml.text(HTMLText.paragraphs(fromPlainText: summary))
+            xml.raw("</content>\n")
         } else if item.url == nil || item.url?.isEmpty == true {
             // RFC 4287 §4.1.1.1: an entry without content needs an alternate link.
-            xml += "    <content type=\"text\">\(XMLEscaping.text(item.title ?? ""))</content>\n"
+            xml.raw("    <content type=\"text\">")
+            xml.text(item.title ?? "")
+            xml.raw("</content>\n")
         }
-        source(for: item.source, into: &xml)
-        xml += "  </entry>\n"
+        // Every entry of a source carries the same <source>: made once per source.
+        if let made = sourceElements[item.source] {
+            xml.raw(made)
+        } else {
+            var element = XMLOutput()
+            source(for: item.source, into: &element)
+            sourceElements[item.source] = element.bytes
+            xml.raw(element.bytes)
+        }
+        xml.raw("  </entry>\n")
     }
 
-    private func source(for name: String, into xml: inout String) {
+    private func source(for name: String, into xml: inout XMLOutput) {
         let info = sources[name]
-        xml += "    <source>\n"
+        xml.raw("    <source>\n")
         if let feedURL = info?.feedURL, !feedURL.isEmpty {
             element("id", feedURL, into: &xml, indent: 3)
         }
-        xml += "      <title type=\"text\">\(XMLEscaping.text(info?.title.flatMap { $0.isEmpty ? nil : $0 } ?? name))</title>\n"
+        xml.raw("      <title type=\"text\">")
+        xml.text(info?.title.flatMap { $0.isEmpty ? nil : $0 } ?? name)
+        xml.raw("</title>\n")
         if let home = info?.homePageURL, !home.isEmpty {
-            xml += "      <link rel=\"alternate\" type=\"text/html\" href=\"\(XMLEscaping.attribute(home))\"/>\n"
+            xml.raw("      <link rel=\"alternate\" type=\"text/html\"")
+            xml.attribute("href", home)
+            xml.raw("/>\n")
         }
         if let feedURL = info?.feedURL, !feedURL.isEmpty {
-            xml += "      <link rel=\"self\" href=\"\(XMLEscaping.attribute(feedURL))\"/>\n"
+            xml.raw("      <link rel=\"self\"")
+            xml.attribute("href", feedURL)
+            xml.raw("/>\n")
         }
         if let updated = info?.updated {
             element("updated", RFC3339.string(from: updated), into: &xml, indent: 3)
         }
-        xml += "    </source>\n"
+        xml.raw("    </source>\n")
     }
 
-    private func person(_ tag: String, _ author: Author, into xml: inout String, indent: Int) {
-        let pad = String(repeating: "  ", count: indent)
+    private func person(_ author: Author, into xml: inout XMLOutput, indent: Int) {
         let name = author.name.flatMap { $0.isEmpty ? nil : $0 } ?? author.url ?? "unknown"
-        xml += "\(pad)<\(tag)>\n\(pad)  <name>\(XMLEscaping.text(name))</name>\n"
+        xml.indent(indent)
+        xml.raw("<author>\n")
+        element("name", name, into: &xml, indent: indent + 1)
         if let url = author.url, !url.isEmpty {
             if url.lowercased().hasPrefix("mailto:") {
                 let address = String(url.dropFirst(7))
                 if AtomWriter.matchesSchemaPattern(address, around: "@") {
-                    xml += "\(pad)  <email>\(XMLEscaping.text(address))</email>\n"
+                    element("email", address, into: &xml, indent: indent + 1)
                 }
             } else {
-                xml += "\(pad)  <uri>\(XMLEscaping.text(url))</uri>\n"
+                element("uri", url, into: &xml, indent: indent + 1)
             }
         }
-        xml += "\(pad)</\(tag)>\n"
+        xml.indent(indent)
+        xml.raw("</author>\n")
     }
 
-    private func element(_ name: String, _ value: String, into xml: inout String, indent: Int) {
-        xml += String(repeating: "  ", count: indent) + "<\(name)>\(XMLEscaping.text(value))</\(name)>\n"
+    private func element(_ name: StaticString, _ value: String, into xml: inout XMLOutput, indent: Int) {
+        xml.indent(indent)
+        xml.element(name, value)
+        xml.raw("\n")
     }
 
     /// Whether the text matches the schema's `.+@.+` (emails) or `.+/.+` (media types): the

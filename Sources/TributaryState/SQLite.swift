@@ -75,6 +75,14 @@ final class SQLiteConnection {
         return try statement.step() ? statement.int(0) : nil
     }
 
+    /// The text in the first column of the query's first row, or nil when it returns no row; the
+    /// statement is finished before this returns, so it holds no read transaction open.
+    func text(_ sql: String, parameter: String? = nil) throws(SQLiteError) -> String? {
+        let statement = try prepare(sql)
+        if let parameter { statement.bind(.text(parameter)) }
+        return try statement.step() ? statement.text(0) : nil
+    }
+
     /// The error for a result code, with the connection's message.
     func error(_ code: Int32) -> SQLiteError {
         SQLiteError(code: code & 0xFF, message: lastMessage)

@@ -125,12 +125,25 @@ public final class StateStore: @unchecked Sendable {
         StateError(kind: error.isCorruption ? .corrupt : .unusable, path: path, detail: error.message)
     }
 
+    /// How often opening the state reads the whole file to check its structure (`PRAGMA
+    /// quick_check`): a damaged page met in between fails the run as damaged anyway, and a
+    /// check at every run would read the whole file each time, however large it grows.
+    public static let checkInterval: TimeInterval = 86_400
+
+    /// The meta key holding when the file last passed the check (seconds since 1970).
+    static let checkedKey = "checked"
+
     private static func migrate(_ database: SQLiteConnection, from version: Int, to target: Int) throws(SQLiteError) {
         if version > 0 {
-            // A quick structural check catches a damaged file before a run relies on it.
-            let check = try database.prepare("PRAGMA quick_check")
-            if try check.step(), let verdict = check.text(0), verdict != "ok" {
-                throw SQLiteError(code: SQLITE_CORRUPT, message: verdict)
+            let now = Date().timeIntervalSince1970
+            let checked = try database.text("SELECT value FROM meta WHERE key = ?", parameter: checkedKey).flatMap(Double.init)
+            if checked.map({ !(0..<checkInterval).contains(now - $0) }) ?? true {
+                // A quick structural check catches a damaged file before a run relies on it.
+                if let verdict = try database.text("PRAGMA quick_check"), verdict != "ok" {
+                    throw SQLiteError(code: SQLITE_CORRUPT, message: verdict)
+                }
+                try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+                    .bind(.text(checkedKey), .text(String(Int(now)))).run()
             }
         }
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")

@@ -120,8 +120,10 @@ struct StateStoreTests {
         #expect(try fresh.histories(for: ["a"])["a"]?.items.isEmpty == true)
     }
 
-    @Test("A file whose pages were overwritten in the middle is reported as damaged")
-    func overwrittenPages() throws {
+    @Test(
+        "A file whose pages were overwritten in the middle is reported as damaged, checked today or not",
+        arguments: [false, true])
+    func overwrittenPages(checkedToday: Bool) throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("state.sqlite")
         do {
@@ -140,6 +142,14 @@ struct StateStoreTests {
             try store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             store.close()
         }
+        if checkedToday {
+            // The whole-file check ran at this open, so the next one skips it: the damaged pages
+            // are found when the run reads them.
+            let store = try StateStore(path: path)
+            #expect(try store.meta(StateStore.checkedKey) != nil)
+            try store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            store.close()
+        }
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         try handle.seek(toOffset: 4096 * 3)
         handle.write(Data(repeating: 0xA5, count: 4096 * 4))
@@ -149,6 +159,31 @@ struct StateStoreTests {
             _ = try store.histories(for: ["s"])
         } throws: { error in
             (error as? StateError)?.kind == .corrupt
+        }
+    }
+
+    @Test("The whole file is checked when it was last checked a day ago or more, or never")
+    func checkSchedule() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite")
+        try StateStore(path: path).close()
+        let nowSeconds = Int(Date().timeIntervalSince1970)
+        for (last, checks) in [(nil, true), (nowSeconds - 3600, false), (nowSeconds - 86_400 - 60, true), (nowSeconds + 7200, true)] {
+            do {
+                let store = try StateStore(path: path)
+                try store.execute(
+                    last.map { "INSERT OR REPLACE INTO meta (key, value) VALUES ('checked', '\($0)')" }
+                        ?? "DELETE FROM meta WHERE key = 'checked'")
+                store.close()
+            }
+            let store = try StateStore(path: path)
+            let recorded = try #require(try store.meta(StateStore.checkedKey).flatMap(Int.init))
+            if checks {
+                #expect(abs(recorded - nowSeconds) < 600, "last check \(String(describing: last))")
+            } else {
+                #expect(recorded == last, "last check \(String(describing: last))")
+            }
+            store.close()
         }
     }
 

@@ -38,10 +38,7 @@ public struct Engine: Sendable {
             do {
                 histories = try state.histories(for: sources.map(\.name), includeItems: false)
             } catch {
-                logger.error(error.description)
-                return RunReport(
-                    sources: [], outputs: [], items: [], dropped: [], standardOutput: "", started: started,
-                    duration: ContinuousClock.now - startInstant, stateFailure: error.description)
+                return stateFailed(error, sources: [], started: started, startInstant: startInstant)
             }
         }
 
@@ -61,10 +58,7 @@ public struct Engine: Sendable {
             do {
                 histories = try state.histories(for: sources.map(\.name))
             } catch {
-                logger.error(error.description)
-                return RunReport(
-                    sources: outcomes.map(\.report), outputs: [], items: [], dropped: [], standardOutput: "", started: started,
-                    duration: ContinuousClock.now - startInstant, stateFailure: error.description)
+                return stateFailed(error, sources: outcomes.map(\.report), started: started, startInstant: startInstant)
             }
         }
 
@@ -196,6 +190,16 @@ public struct Engine: Sendable {
             }
         }
         return report
+    }
+
+    /// The report of a run the state stopped: nothing is written.
+    private func stateFailed(
+        _ error: StateError, sources: [SourceReport], started: Date, startInstant: ContinuousClock.Instant
+    ) -> RunReport {
+        logger.error(error.description)
+        return RunReport(
+            sources: sources, outputs: [], items: [], dropped: [], standardOutput: "", started: started,
+            duration: ContinuousClock.now - startInstant, stateFailure: error.description)
     }
 
     /// The run when every source answered "not modified" and the outputs on disk are what the

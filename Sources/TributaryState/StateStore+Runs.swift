@@ -51,9 +51,13 @@ extension StateStore {
 
     /// Writes a run's outcome in one transaction: each source's items and health, the tombstones
     /// of items that aged out, the run itself and the `meta` values given (nil removes one).
-    /// Tombstones older than `retention` are forgotten.
+    /// Tombstones older than `retention` are forgotten, and so are sources outside `configured`
+    /// (when given) that no run has fetched for `retention`, with their items: a source taken
+    /// out of the configuration and put back soon finds its history, one left out is not kept
+    /// for ever.
     public func commit(
-        _ merges: [SourceMerge], run: RunRecord, retention: TimeInterval, meta: [String: String?] = [:]
+        _ merges: [SourceMerge], run: RunRecord, retention: TimeInterval, meta: [String: String?] = [:],
+        configured: Set<String>? = nil
     ) throws(StateError) {
         try access { database throws(SQLiteError) in
             try database.transaction { () throws(SQLiteError) in
@@ -106,6 +110,9 @@ extension StateStore {
                 }
                 try database.prepare("DELETE FROM tombstones WHERE removed < ?")
                     .bind(.real(run.started.timeIntervalSince1970 - retention)).run()
+                if let configured {
+                    try Self.forgetSources(outside: configured, before: run.started.timeIntervalSince1970 - retention, in: database)
+                }
                 try database.prepare(
                     "INSERT INTO runs (started, duration, status, sources, failed, items, new_items) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 )
@@ -117,6 +124,23 @@ extension StateStore {
                 try database.execute("DELETE FROM runs WHERE id <= (SELECT MAX(id) FROM runs) - 100000")
             }
         }
+    }
+
+    private static func forgetSources(outside configured: Set<String>, before cutoff: Double, in database: SQLiteConnection)
+        throws(SQLiteError)
+    {
+        let sources = try database.prepare("SELECT name, last_attempt FROM sources")
+        var forgotten: [String] = []
+        while try sources.step() {
+            guard let name = sources.text(0), !configured.contains(name) else { continue }
+            if (sources.optionalDouble(1) ?? 0) < cutoff { forgotten.append(name) }
+        }
+        for table in ["items", "tombstones"] {
+            let delete = try database.prepare("DELETE FROM \(table) WHERE source = ?")
+            for name in forgotten { try delete.bind(.text(name)).run() }
+        }
+        let delete = try database.prepare("DELETE FROM sources WHERE name = ?")
+        for name in forgotten { try delete.bind(.text(name)).run() }
     }
 
     /// A value the engine keeps between runs, e.g. what its last outputs were made from.

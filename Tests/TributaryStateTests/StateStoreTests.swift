@@ -187,6 +187,35 @@ struct StateStoreTests {
         }
     }
 
+    @Test("A source left out of the configuration keeps its history for the retention period, then is forgotten")
+    func removedSources() throws {
+        let folder = try TemporaryDirectory()
+        let store = try StateStore(path: folder.path("state.sqlite"))
+        let day: TimeInterval = 86_400
+        func commit(_ names: [String], at time: Date, configured: Set<String>) throws {
+            let merges = names.map { name in
+                SourceMerge.merge(
+                    SourceHistory(name: name),
+                    outcome: .fetched(items: [Item(id: "1", source: name, title: name)], feed: nil, validators: nil, httpStatus: 200),
+                    now: time, retention: 30 * day, staleAfter: day)
+            }
+            try store.commit(
+                merges, run: RunRecord(started: time, duration: 1, status: 0, sources: names.count, failed: 0, items: 1, newItems: 1),
+                retention: 30 * day, configured: configured)
+        }
+        try commit(["kept", "gone"], at: now, configured: ["kept", "gone"])
+        try commit(["kept"], at: now + 29 * day, configured: ["kept"])
+        var histories = try store.histories(for: ["kept", "gone"])
+        #expect(histories["gone"]?.items.map(\.item.id) == ["1"])
+        #expect(histories["gone"]?.lastAttempt == now)
+        try commit(["kept"], at: now + 31 * day, configured: ["kept"])
+        histories = try store.histories(for: ["kept", "gone"])
+        #expect(histories["gone"]?.items.isEmpty == true)
+        #expect(histories["gone"]?.lastAttempt == nil)
+        #expect(histories["kept"]?.items.map(\.item.id) == ["1"])
+        #expect(try store.integer("SELECT COUNT(*) FROM items WHERE source = 'gone'") == 0)
+    }
+
     @Test("Commit and reload: items with first-seen times, health, validators, runs")
     func commitAndReload() throws {
         let folder = try TemporaryDirectory()

@@ -183,7 +183,9 @@ public struct Engine: Sendable {
                 ]
             }
             do {
-                try state.commit(merges, run: record, retention: configuration.retention.inSeconds, meta: meta)
+                try state.commit(
+                    merges, run: record, retention: configuration.retention.inSeconds, meta: meta,
+                    configured: Set(configuration.sources.map(\.name)))
             } catch {
                 logger.error(error.description)
                 report.stateFailure = error.description

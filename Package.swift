@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "TributaryYAMLTests", dependencies: ["TributaryYAML"]),
         .testTarget(
             name: "TributarySyndicationTests",
-            dependencies: ["TributarySyndication", "TributaryModel", "TestSupport"],
+            dependencies: ["TributarySyndication", "TributaryModel", "TributaryJSON", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

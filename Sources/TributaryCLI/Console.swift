@@ -13,6 +13,15 @@ public protocol Console: Sendable {
     func diagnostic(_ text: String)
     /// Whether standard error is a terminal (progress and colours only then).
     var diagnosticsAreTerminal: Bool { get }
+    /// Writes data already encoded as UTF-8 to standard output.
+    func output(utf8 bytes: [UInt8])
+}
+
+extension Console {
+    /// Writes the bytes as text through `output(_:)`.
+    public func output(utf8 bytes: [UInt8]) {
+        output(String(decoding: bytes, as: UTF8.self))
+    }
 }
 
 /// The process's real standard output and standard error.
@@ -22,6 +31,22 @@ public struct StandardConsole: Console {
 
     public func output(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes the bytes as they are, without a copy.
+    public func output(utf8 bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(STDOUT_FILENO, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
     }
 
     public func diagnostic(_ text: String) {

@@ -19,6 +19,10 @@ final class ProgressConsole: Console {
         base.output(text)
     }
 
+    func output(utf8 bytes: [UInt8]) {
+        base.output(utf8: bytes)
+    }
+
     func diagnostic(_ text: String) {
         state.withLock { state in
             let line = state.line

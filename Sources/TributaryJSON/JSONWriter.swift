@@ -116,53 +116,6 @@ private struct Emitter {
     }
 
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var chunkStart = 0
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2 {
-                index += 1
-                continue
-            }
-            if byte == 0xE2 {
-                // U+2028 / U+2029 are E2 80 A8 / E2 80 A9.
-                guard index + 2 < count, bytes[index + 1] == 0x80,
-                    bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
-                else {
-                    index += 1
-                    continue
-                }
-                flush(bytes, from: chunkStart, to: index)
-                append(bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029")
-                index += 3
-                chunkStart = index
-                continue
-            }
-            flush(bytes, from: chunkStart, to: index)
-            switch byte {
-            case 0x22: append("\\\"")
-            case 0x5C: append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0x08: append("\\b")
-            case 0x0C: append("\\f")
-            default:
-                append("\\u00")
-                output.append(Self.hexDigits[Int(byte >> 4)])
-                output.append(Self.hexDigits[Int(byte & 0x0F)])
-            }
-            index += 1
-            chunkStart = index
-        }
-        flush(bytes, from: chunkStart, to: count)
+        JSONEscaping.append(bytes, to: &output)
     }
-
-    private mutating func flush(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to stop: Int) {
-        guard start < stop else { return }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<stop]))
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

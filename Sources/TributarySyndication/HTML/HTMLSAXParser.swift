@@ -40,10 +40,15 @@ enum HTMLSAXParser {
     /// a fresh sink.
     static func parse<Sink: HTMLSAXSink>(_ html: String, makeSink: () -> Sink) -> Sink {
         var html = html
+        return html.withUTF8 { parse(utf8: $0, makeSink: makeSink) }
+    }
+
+    /// Parses HTML given as valid UTF-8, as `parse(_:makeSink:)` does.
+    static func parse<Sink: HTMLSAXSink>(utf8 html: UnsafeBufferPointer<UInt8>, makeSink: () -> Sink) -> Sink {
         let sink = makeSink()
-        if html.withUTF8({ HTMLFastScanner.scan($0, into: sink) }) { return sink }
+        if HTMLFastScanner.scan(html, into: sink) { return sink }
         let fresh = makeSink()
-        parseWithLibXML2(html, into: fresh)
+        parseWithLibXML2(utf8: html, into: fresh)
         return fresh
     }
 
@@ -52,15 +57,20 @@ enum HTMLSAXParser {
     ///
     /// Inputs of 2 GiB or more (beyond libxml2's `int` sizes) produce no events.
     static func parseWithLibXML2(_ html: String, into sink: some HTMLSAXSink) {
+        var html = html
+        html.withUTF8 { parseWithLibXML2(utf8: $0, into: sink) }
+    }
+
+    /// `parseWithLibXML2(_:into:)` for HTML given as valid UTF-8.
+    static func parseWithLibXML2(utf8 html: UnsafeBufferPointer<UInt8>, into sink: some HTMLSAXSink) {
         guard libraryInitialized else { return }
-        let count = html.utf8.count
+        let count = html.count
         guard count < Int(Int32.max) - 64 else { return }
         // One contiguous buffer: the body prefix, then the cleaned input.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(bodyPrefix.utf8CodeUnitCount + count)
         bodyPrefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        var html = html
-        html.withUTF8 { appendCleaned($0, to: &bytes) }
+        appendCleaned(html, to: &bytes)
         bytes.withUnsafeBufferPointer { parse(bytes: $0, into: sink) }
     }
 

@@ -28,6 +28,14 @@ public struct HTMLSanitizer: Sendable {
         HTMLSAXParser.parse(html) { HTMLSanitizingSink(baseURL: baseURL, inputSize: html.utf8.count) }.finish()
     }
 
+    /// `sanitize(_:)` for HTML given as valid UTF-8 bytes (the feed parser's captured text),
+    /// without making a `String` of the input first.
+    func sanitize(utf8 html: [UInt8]) -> String {
+        html.withUnsafeBufferPointer { bytes in
+            HTMLSAXParser.parse(utf8: bytes) { HTMLSanitizingSink(baseURL: baseURL, inputSize: bytes.count) }.finish()
+        }
+    }
+
     /// Plain text of an HTML fragment: tags stripped, entities decoded, script/style contents dropped,
     /// block elements separating words, whitespace collapsed; truncated at a word/character boundary
     /// to at most `limit` Characters with "…" appended when cut (nil = no limit).
@@ -38,6 +46,13 @@ public struct HTMLSanitizer: Sendable {
     /// if one falls in the final fifth of the limit, else mid-word (as CJK text must be).
     public static func plainText(fromHTML html: String, limit: Int? = nil) -> String {
         let text = HTMLSAXParser.parse(html) { HTMLPlainTextSink(inputSize: html.utf8.count) }.finish()
+        guard let limit else { return text }
+        return HTMLTextTruncation.truncate(text, limit: limit)
+    }
+
+    /// `plainText(fromHTML:limit:)` for HTML given as valid UTF-8 bytes.
+    static func plainText(fromHTML html: UnsafeBufferPointer<UInt8>, limit: Int? = nil) -> String {
+        let text = HTMLSAXParser.parse(utf8: html) { HTMLPlainTextSink(inputSize: html.count) }.finish()
         guard let limit else { return text }
         return HTMLTextTruncation.truncate(text, limit: limit)
     }

@@ -20,16 +20,109 @@ public struct JSONFeedWriter: Sendable {
 
     /// The whole document as text.
     public func document(feed: FeedInfo, items: [Item]) -> String {
-        JSONWriter.string(from: value(feed: feed, items: items), style: pretty ? .pretty : .compact)
+        String(decoding: documentBytes(feed: feed, items: items), as: UTF8.self)
     }
 
     /// The whole document as UTF-8 bytes, for writing a file without a second copy as text.
+    ///
+    /// Written straight into one buffer, member by member; the bytes are those `JSONWriter`
+    /// writes for `value(feed:items:)`.
     public func documentBytes(feed: FeedInfo, items: [Item]) -> [UInt8] {
         // Room for the texts with a margin for escapes, keys and indentation, reserved up front.
         let texts = items.reduce(0) { total, item in
             total + (item.contentHTML?.utf8.count ?? 0) + (item.summary?.utf8.count ?? 0) + (item.title?.utf8.count ?? 0) + 1024
         }
-        return JSONWriter.bytes(from: value(feed: feed, items: items), style: pretty ? .pretty : .compact, capacity: texts + texts / 4)
+        var writer = JSONByteWriter(style: pretty ? .pretty : .compact, capacity: texts + texts / 4)
+        write(feed: feed, items: items, into: &writer)
+        return writer.finish()
+    }
+
+    /// Writes the document into `writer`, member for member as `value(feed:items:)` builds it.
+    func write(feed: FeedInfo, items: [Item], into writer: inout JSONByteWriter) {
+        writer.beginObject()
+        writer.key("version")
+        writer.string(Self.versionURL)
+        writer.key("title")
+        writer.string(feed.title ?? "")
+        write(&writer, "home_page_url", feed.homePageURL)
+        write(&writer, "feed_url", feed.feedURL)
+        write(&writer, "description", feed.description)
+        write(&writer, "icon", feed.icon)
+        write(&writer, "favicon", feed.favicon)
+        write(&writer, "language", feed.language)
+        if feed.authors.contains(where: { !$0.isEmpty }) {
+            writer.key("authors")
+            writeAuthors(feed.authors, into: &writer)
+        }
+        writer.key("items")
+        writer.beginArray()
+        for item in items { write(item, into: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    private func write(_ item: Item, into writer: inout JSONByteWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.string(item.id)
+        write(&writer, "url", item.url)
+        write(&writer, "title", item.title)
+        if let html = item.contentHTML, !html.isEmpty {
+            writer.key("content_html")
+            writer.string(html)
+        } else {
+            writer.key("content_text")
+            writer.string(item.summary ?? item.title ?? "")
+        }
+        write(&writer, "summary", item.summary)
+        write(&writer, "image", item.image)
+        if let published = item.published {
+            writer.key("date_published")
+            writer.string(RFC3339.string(from: published))
+        }
+        if let updated = item.updated {
+            writer.key("date_modified")
+            writer.string(RFC3339.string(from: updated))
+        }
+        if item.authors.contains(where: { !$0.isEmpty }) {
+            writer.key("authors")
+            writeAuthors(item.authors, into: &writer)
+        }
+        if !item.tags.isEmpty {
+            writer.key("tags")
+            writer.beginArray()
+            for tag in item.tags { writer.string(tag) }
+            writer.endArray()
+        }
+        if item.attachments.contains(where: { !$0.url.isEmpty }) {
+            writer.key("attachments")
+            writer.beginArray()
+            for file in item.attachments where !file.url.isEmpty { writer.value(attachment(file)) }
+            writer.endArray()
+        }
+        if includeExtensions {
+            writer.key("_tributary")
+            writer.value(extensionObject(item))
+        }
+        writer.endObject()
+    }
+
+    private func writeAuthors(_ authors: [Author], into writer: inout JSONByteWriter) {
+        writer.beginArray()
+        for author in authors where !author.isEmpty {
+            writer.beginObject()
+            write(&writer, "name", author.name)
+            write(&writer, "url", author.url)
+            write(&writer, "avatar", author.avatar)
+            writer.endObject()
+        }
+        writer.endArray()
+    }
+
+    private func write(_ writer: inout JSONByteWriter, _ key: String, _ value: String?) {
+        guard let value, !value.isEmpty else { return }
+        writer.key(key)
+        writer.string(value)
     }
 
     /// The whole document as a JSON value.

@@ -320,8 +320,39 @@ final class FeedBuilder {
         var end = text.count
         while start < end, FeedBuilder.isSpace(text[start]) { start += 1 }
         while end > start, FeedBuilder.isSpace(text[end - 1]) { end -= 1 }
+        if open.forItem, start < end, FeedBuilder.isItemHTML(open.field) {
+            assignItemHTML(open, FeedBuilder.validUTF8(text[start..<end]))
+            return
+        }
         let value = text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
         assign(open, value)
+    }
+
+    /// The fields whose text is an item's HTML, kept as bytes (see `ItemDraft.HTML`).
+    private static func isItemHTML(_ field: Capture.Field) -> Bool {
+        switch field {
+        case .description, .encoded, .summary(.html), .summary(.xhtml), .content(.html), .content(.xhtml): true
+        default: false
+        }
+    }
+
+    /// `bytes` when they are valid UTF-8 (as libxml2's text of a decoded document is), else
+    /// what `String(decoding:as:)` makes of them: the same bytes a `String` of them would hold.
+    static func validUTF8(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        UTF8Validation.scan(bytes).isValid ? Array(bytes) : Array(String(decoding: bytes, as: UTF8.self).utf8)
+    }
+
+    /// `assign` for the fields of `isItemHTML`, with a non-empty value: what it does with the
+    /// text as a `String`, done with the bytes.
+    private func assignItemHTML(_ open: Capture, _ value: [UInt8]) {
+        let html = ItemDraft.HTML(html: value, base: open.base)
+        switch open.field {
+        case .description, .summary:
+            if case .description = open.field, item?.descriptionHTML != nil { return }
+            item?.descriptionHTML = html
+        default:
+            item?.contents.append(html)
+        }
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

@@ -5,9 +5,25 @@ import TributaryModel
 /// which content, which image) are made in `item(…)`.
 struct ItemDraft {
     /// A piece of HTML content with the base URL in effect where it was found.
+    ///
+    /// Kept as the UTF-8 bytes the parser collected (always valid UTF-8: `FeedBuilder` checks),
+    /// so the sanitizer, the summary and the image search read them without a `String` of the
+    /// whole content being made (and validated) first.
     struct HTML {
-        var html: String
+        var html: [UInt8]
         var base: URL?
+
+        init(html: [UInt8], base: URL?) {
+            self.html = html
+            self.base = base
+        }
+
+        init(html: String, base: URL?) {
+            self.init(html: Array(html.utf8), base: base)
+        }
+
+        /// The content as text.
+        var text: String { String(decoding: html, as: UTF8.self) }
     }
 
     /// Where the item started.
@@ -95,11 +111,11 @@ struct ItemDraft {
         var item = Item(id: "", source: context.source, url: url, title: titleText.flatMap { $0.isEmpty ? nil : $0 })
 
         // The richest content: the longest full content, else the description.
-        let full = contents.filter { !$0.html.isEmpty }.max { $0.html.utf8.count < $1.html.utf8.count }
+        let full = contents.filter { !$0.html.isEmpty }.max { $0.html.count < $1.html.count }
         let chosen = full ?? descriptionHTML.flatMap { $0.html.isEmpty ? nil : $0 }
         let contentBase = chosen?.base ?? base ?? context.homePage
         if let chosen {
-            item.contentHTML = context.sanitize ? HTMLSanitizer(baseURL: contentBase).sanitize(chosen.html) : chosen.html
+            item.contentHTML = context.sanitize ? HTMLSanitizer(baseURL: contentBase).sanitize(utf8: chosen.html) : chosen.text
         }
         if let summaryText, !summaryText.isEmpty {
             item.summary = summaryText
@@ -117,7 +133,7 @@ struct ItemDraft {
             if url != nil || titleText != nil {
                 item.id = StableID.digest(url ?? "", titleText ?? "")
             } else {
-                item.id = StableID.digest("", "", chosen?.html ?? summaryText ?? fallbackSummary ?? "")
+                item.id = StableID.digest("", "", chosen?.text ?? summaryText ?? fallbackSummary ?? "")
             }
         }
 
@@ -159,15 +175,22 @@ struct ItemDraft {
     /// prefix's text is then the start of the whole text, and with at least two Characters
     /// beyond the limit (the last may be an incomplete cluster) its truncation is the same.
     static func summary(fromHTML html: String) -> String {
-        for window in [4 * summaryLength, 16 * summaryLength] where html.utf8.count > 2 * window {
-            let head = html.utf8.prefix(window)
-            guard let cut = head.lastIndex(of: UInt8(ascii: ">")) else { continue }
-            let text = HTMLSanitizer.plainText(fromHTML: String(html[...cut]))
-            if let end = text.index(text.startIndex, offsetBy: summaryLength + 1, limitedBy: text.endIndex), end < text.endIndex {
-                return HTMLTextTruncation.truncate(text, limit: summaryLength)
+        summary(fromHTML: Array(html.utf8))
+    }
+
+    /// `summary(fromHTML:)` of HTML given as valid UTF-8.
+    static func summary(fromHTML html: [UInt8]) -> String {
+        html.withUnsafeBufferPointer { html in
+            for window in [4 * summaryLength, 16 * summaryLength] where html.count > 2 * window {
+                // The prefix ends at a `>`, an ASCII byte, so it is valid UTF-8 too.
+                guard let cut = html[..<window].lastIndex(of: UInt8(ascii: ">")) else { continue }
+                let text = HTMLSanitizer.plainText(fromHTML: UnsafeBufferPointer(rebasing: html[...cut]))
+                if let end = text.index(text.startIndex, offsetBy: summaryLength + 1, limitedBy: text.endIndex), end < text.endIndex {
+                    return HTMLTextTruncation.truncate(text, limit: summaryLength)
+                }
             }
+            return HTMLSanitizer.plainText(fromHTML: html, limit: summaryLength)
         }
-        return HTMLSanitizer.plainText(fromHTML: html, limit: summaryLength)
     }
 
     private func chosenURL(_ context: Context) -> String? {
@@ -200,12 +223,10 @@ struct ItemDraft {
     }
 
     /// The `src` of the first `<img>` in HTML, resolved, when it is an http(s) URL.
-    static func firstImage(in html: String, base: URL?) -> String? {
-        // A byte scan over the string's own storage: Foundation's case-insensitive
-        // `range(of:)` converts the whole content to UTF-16 on every call, which dominated
-        // parsing time on long articles.
-        var html = html
-        return html.withUTF8 { bytes in
+    static func firstImage(in html: [UInt8], base: URL?) -> String? {
+        // A byte scan: Foundation's case-insensitive `range(of:)` converts the whole content
+        // to UTF-16 on every call, which dominated parsing time on long articles.
+        html.withUnsafeBufferPointer { bytes in
             var index = 0
             while let tag = find("<img", in: bytes, from: index) {
                 index = tag + 4

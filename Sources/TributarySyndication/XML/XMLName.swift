@@ -20,4 +20,8 @@ enum XMLName: Int, CaseIterable, Sendable {
 
     /// The name as documents spell it.
     var spelling: String { String(describing: self) }
+
+    /// Every spelling, indexed by raw value: `String(describing:)` goes through reflection, too
+    /// slow to run for every name on every parse.
+    static let spellings: [String] = allCases.map(\.spelling)
 }

@@ -15,8 +15,10 @@ final class XMLNameTable {
         self.xmlNamespace = xmlNamespace
         pointers = .allocate(capacity: XMLName.allCases.count)
         pointers.initialize(repeating: nil, count: XMLName.allCases.count)
-        for name in XMLName.allCases {
-            let interned = xmlDictLookup(dictionary, name.spelling, -1)
+        byPointer.reserveCapacity(XMLName.allCases.count)
+        for (raw, spelling) in XMLName.spellings.enumerated() {
+            guard let name = XMLName(rawValue: raw) else { continue }
+            let interned = xmlDictLookup(dictionary, spelling, -1)
             pointers[name.rawValue] = interned
             if let interned { byPointer[UnsafeRawPointer(interned)] = name }
         }

@@ -1,0 +1,90 @@
+/// The string escaping both `JSONWriter` and `JSONByteWriter` use: `"`, `\` and control
+/// characters (as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`) plus U+2028/U+2029 (as
+/// `\u2028`/`\u2029`); every other byte is copied as it is.
+///
+/// Runs of bytes that need nothing are found eight at a time (a few integer operations per
+/// word) and copied with one `append`, so long text costs little more than a copy.
+enum JSONEscaping {
+    /// Appends `input`, escaped, to `output` (without the surrounding quotes).
+    static func append(_ input: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        guard let base = input.baseAddress else { return }
+        let count = input.count
+        var runStart = 0
+        var index = 0
+        while index < count {
+            if index + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                if !mayNeedEscaping(word) {
+                    index += 8
+                    continue
+                }
+            }
+            let byte = base[index]
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2 {
+                index += 1
+                continue
+            }
+            if byte == 0xE2 {
+                // U+2028 / U+2029 are E2 80 A8 / E2 80 A9.
+                guard index + 2 < count, base[index + 1] == 0x80, base[index + 2] == 0xA8 || base[index + 2] == 0xA9 else {
+                    index += 1
+                    continue
+                }
+                flush(base, from: runStart, to: index, into: &output)
+                appendStatic(base[index + 2] == 0xA8 ? "\\u2028" : "\\u2029", to: &output)
+                index += 3
+                runStart = index
+                continue
+            }
+            flush(base, from: runStart, to: index, into: &output)
+            switch byte {
+            case 0x22: appendStatic("\\\"", to: &output)
+            case 0x5C: appendStatic("\\\\", to: &output)
+            case 0x0A: appendStatic("\\n", to: &output)
+            case 0x0D: appendStatic("\\r", to: &output)
+            case 0x09: appendStatic("\\t", to: &output)
+            case 0x08: appendStatic("\\b", to: &output)
+            case 0x0C: appendStatic("\\f", to: &output)
+            default:
+                appendStatic("\\u00", to: &output)
+                output.append(hexDigit(byte >> 4))
+                output.append(hexDigit(byte & 0x0F))
+            }
+            index += 1
+            runStart = index
+        }
+        flush(base, from: runStart, to: count, into: &output)
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// False when none of the eight bytes of `word` is a control character, `"`, `\` or 0xE2.
+    @inline(__always)
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let below = (word &- ones &* 0x20) & ~word & highs
+        return below != 0 || hasByte(word, 0x22) || hasByte(word, 0x5C) || hasByte(word, 0xE2)
+    }
+
+    @inline(__always)
+    private static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+        let difference = word ^ (ones &* UInt64(byte))
+        return (difference &- ones) & ~difference & highs != 0
+    }
+
+    @inline(__always)
+    private static func flush(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int, into output: inout [UInt8]) {
+        guard start < end else { return }
+        output.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start))
+    }
+
+    @inline(__always)
+    private static func appendStatic(_ text: StaticString, to output: inout [UInt8]) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? 0x30 + value : 0x57 + value
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import TributarySyndication
+
+/// The feed parser hands item HTML to the sanitizer, the summary and the image search as the
+/// UTF-8 bytes it collected; these tests hold each byte entry point to its `String` one.
+@Suite("Item HTML as bytes")
+struct HTMLBytesPathTests {
+    /// The sanitizer tables and generated fragments, clean (the fast scanner's subset) and not
+    /// (libxml2's fallback).
+    static let inputs: [String] = {
+        var inputs = HTMLSanitizerAttackTests.attacks.map(\.html)
+        inputs += HTMLSanitizerTests.preserved.map(\.0) + HTMLSanitizerTests.unwrapped.map(\.0) + HTMLSanitizerTests.repaired.map(\.0)
+        inputs += HTMLSanitizerPlainTextTests.texts.map(\.0)
+        var generator = HTMLSanitizerJunkGenerator(seed: 0xB17E5)
+        for round in 0..<2_000 {
+            // Some long enough for the summary's prefix windows.
+            let pieces = round % 10 == 0 ? 80 : 1
+            inputs.append((0..<pieces).map { _ in HTMLFastScannerTests.fragment(&generator, clean: round % 2 == 0) }.joined())
+        }
+        return inputs
+    }()
+
+    @Test("sanitizing bytes equals sanitizing the string")
+    func sanitize() {
+        let sanitizer = HTMLSanitizer(baseURL: URL(string: "https://example.com/a/b"))
+        for html in Self.inputs {
+            #expect(sanitizer.sanitize(utf8: Array(html.utf8)) == sanitizer.sanitize(html), "\(html.debugDescription)")
+        }
+    }
+
+    @Test("plain text and summaries of bytes equal those of the string")
+    func plainTextAndSummary() {
+        for html in Self.inputs {
+            let bytes = Array(html.utf8)
+            let plain = bytes.withUnsafeBufferPointer { HTMLSanitizer.plainText(fromHTML: $0, limit: 40) }
+            #expect(plain == HTMLSanitizer.plainText(fromHTML: html, limit: 40), "\(html.debugDescription)")
+            #expect(ItemDraft.summary(fromHTML: bytes) == HTMLSanitizer.plainText(fromHTML: html, limit: ItemDraft.summaryLength))
+        }
+    }
+
+    @Test("captured bytes that are not UTF-8 are repaired as a String would repair them")
+    func validUTF8() {
+        var generator = HTMLSanitizerJunkGenerator(seed: 0x0DD)
+        for length in 0..<300 {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            #expect(FeedBuilder.validUTF8(bytes[...]) == Array(String(decoding: bytes, as: UTF8.self).utf8))
+        }
+        let valid = Array("<p>中文 😀 &amp;</p>".utf8)
+        #expect(FeedBuilder.validUTF8(valid[...]) == valid)
+    }
+}

@@ -29,6 +29,14 @@ public struct JSONByteWriter: Sendable {
         return bytes
     }
 
+    /// Hands the text written so far to `emit` and goes on with an empty buffer (of the same
+    /// capacity) where it left off, so a long document can go out in pieces; after the last
+    /// value, ``finish()`` returns what is left.
+    public mutating func flush(to emit: (UnsafeRawBufferPointer) -> Void) {
+        bytes.withUnsafeBytes { emit($0) }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     /// Starts an object (as a value: after a key, in an array, or at the top).
     public mutating func beginObject() {
         beforeValue()

@@ -75,16 +75,15 @@ public struct OutputRenderer: Sendable {
         return item
     }
 
-    /// Writes a file output atomically. Atom goes to the file in pieces as it is made, a JSON
-    /// Feed as its writer's bytes and the other formats as their text's UTF-8, so a large river
-    /// is never held twice as output.
+    /// Writes a file output atomically. Atom and JSON Feed go to the file in pieces as they are
+    /// made, the other formats as their text's UTF-8, so a large river is never held twice.
     public func write(_ output: OutputConfig, items river: [Item], to path: URL) throws(AtomicFile.WriteError) {
         switch output.kind {
         case .jsonfeed:
-            try AtomicFile.write(
-                JSONFeedWriter(includeExtensions: true, pretty: true).documentBytes(
-                    feed: feedInfo(output), items: contents(for: output, from: river)),
-                to: path)
+            let items = contents(for: output, from: river)
+            try AtomicFile.write(to: path) { emit in
+                JSONFeedWriter(includeExtensions: true, pretty: true).write(feed: feedInfo(output), items: items, to: emit)
+            }
         case .atom:
             let items = contents(for: output, from: river)
             let writer = atomWriter(output, items: items)

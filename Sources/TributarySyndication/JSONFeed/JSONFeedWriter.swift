@@ -37,8 +37,21 @@ public struct JSONFeedWriter: Sendable {
         return writer.finish()
     }
 
-    /// Writes the document into `writer`, member for member as `value(feed:items:)` builds it.
-    func write(feed: FeedInfo, items: [Item], into writer: inout JSONByteWriter) {
+    /// The document in pieces of about `pieceSize` bytes (whole items), handed to `emit` in
+    /// order: a river of any size is written with one piece in memory.
+    public func write(feed: FeedInfo, items: [Item], pieceSize: Int = 1 << 20, to emit: (UnsafeRawBufferPointer) -> Void) {
+        var writer = JSONByteWriter(style: pretty ? .pretty : .compact, capacity: pieceSize + 64 << 10)
+        write(feed: feed, items: items, into: &writer) { writer in
+            if writer.bytes.count >= pieceSize { writer.flush(to: emit) }
+        }
+        writer.finish().withUnsafeBytes { emit($0) }
+    }
+
+    /// Writes the document into `writer`, member for member as `value(feed:items:)` builds it,
+    /// calling `itemWritten` after each item.
+    func write(
+        feed: FeedInfo, items: [Item], into writer: inout JSONByteWriter, itemWritten: (inout JSONByteWriter) -> Void = { _ in }
+    ) {
         writer.beginObject()
         writer.key("version")
         writer.string(Self.versionURL)
@@ -56,7 +69,10 @@ public struct JSONFeedWriter: Sendable {
         }
         writer.key("items")
         writer.beginArray()
-        for item in items { write(item, into: &writer) }
+        for item in items {
+            write(item, into: &writer)
+            itemWritten(&writer)
+        }
         writer.endArray()
         writer.endObject()
     }

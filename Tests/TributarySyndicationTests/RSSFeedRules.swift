@@ -101,6 +101,12 @@ enum RSSFeedRules {
             for source in item.elements(forName: "source") where !isFullURL(source.attribute(forName: "url")?.stringValue ?? "") {
                 found.append("\(label) <source> needs a url attribute with a full URL")
             }
+            for link in children(of: item, "link", atom) {
+                if (link.attribute(forName: "rel")?.stringValue ?? "").isEmpty { found.append("\(label) atom:link without rel") }
+                if !isFullURL(link.attribute(forName: "href")?.stringValue ?? "") {
+                    found.append("\(label) atom:link href is not a full URL")
+                }
+            }
             for category in item.elements(forName: "category") where (category.stringValue ?? "").isEmpty {
                 found.append("\(label) has an empty <category>")
             }

@@ -28,7 +28,12 @@ struct RSSWriterTests {
                 Attachment(url: "https://blog.example.com/1.mp3", mimeType: "audio/mpeg", sizeInBytes: 1234),
                 Attachment(url: "https://blog.example.com/1.mp4", mimeType: "video/mp4", sizeInBytes: 99, durationInSeconds: 61),
             ]),
-        Item(id: "42", source: "news", url: "https://news.example.com/42", title: "Second", updated: utc(2024, 4, 29)),
+        Item(
+            id: "42", source: "news", url: "https://news.example.com/42", title: "Second", updated: utc(2024, 4, 29),
+            duplicates: [
+                DuplicateReference(source: "wire", url: "https://wire.example.com/2?a=1&b=2", title: "Second \"again\""),
+                DuplicateReference(source: "local", url: "/relative"), DuplicateReference(source: "nolink"),
+            ]),
         Item(id: "42", source: "blog", title: "Same id, other source"),
         Item(id: "only-summary", source: "news", summary: "No title here."),
         Item(id: "nothing", source: "news"),
@@ -58,6 +63,10 @@ struct RSSWriterTests {
         #expect(xml.contains("<pubDate>Tue, 30 Apr 2024 08:30:00 +0000</pubDate>"))
         #expect(xml.contains("<pubDate>Mon, 29 Apr 2024 00:00:00 +0000</pubDate>"))
         #expect(!xml.contains("/relative/link") && !xml.contains("file.mp3"))
+        #expect(
+            xml.contains(
+                #"<atom:link rel="related" href="https://wire.example.com/2?a=1&amp;b=2" title="Second &quot;again&quot; (wire)"/>"#))
+        #expect(!xml.contains("(local)") && !xml.contains("(nolink)"))
     }
 
     @Test func anEmptyFeedWithOnlyAHomePageIsValid() {
@@ -89,7 +98,7 @@ struct RSSWriterTests {
             <atom:link rel="alternate" href="https://example.com/other"/>
             <item><guid>not a url</guid><author>Ann</author><pubDate>2024-05-01</pubDate>
             <enclosure url="https://x.example/a" type="audio"/><enclosure url="b" length="1" type="a/b"/></item>
-            <item><title>x</title><guid isPermaLink="false">not a url</guid><source>s</source><category/></item>
+            <item><title>x</title><guid isPermaLink="false">not a url</guid><source>s</source><atom:link href="/dup"/><category/></item>
             </channel></rss>
             """
         #expect(
@@ -101,7 +110,7 @@ struct RSSWriterTests {
                 "item 1 has more than one enclosure", "item 1 enclosure length is not an integer",
                 "item 1 enclosure type is not a MIME type: 'audio'", "item 1 enclosure url is not a full URL",
                 "item 2 repeats the guid 'not a url'", "item 2 <source> needs a url attribute with a full URL",
-                "item 2 has an empty <category>",
+                "item 2 atom:link without rel", "item 2 atom:link href is not a full URL", "item 2 has an empty <category>",
             ])
         #expect(RSSFeedRules.violations("<rss><channel>").first?.hasPrefix("not well-formed XML: line ") == true)
         #expect(RSSFeedRules.violations("<rss>\u{1}</rss>").first?.hasPrefix("not well-formed XML") == true)

@@ -121,6 +121,12 @@ public struct RSSWriter: Sendable {
             if let seconds = other.durationInSeconds, seconds > 0 { xml += " duration=\"\(seconds)\"" }
             xml += "/>\n"
         }
+        // RSS has no element for them: the duplicates merged into the item are Atom's related links.
+        for duplicate in item.duplicates {
+            guard let url = duplicate.url, RSSWriter.isAbsoluteWebURL(url) else { continue }
+            let title = [duplicate.title, "(\(duplicate.source))"].compactMap { $0 }.joined(separator: " ")
+            xml += "      <atom:link rel=\"related\" href=\"\(XMLEscaping.attribute(url))\" title=\"\(XMLEscaping.attribute(title))\"/>\n"
+        }
         var guid = AtomWriter.entryID(for: item)
         if usedGUIDs.contains(guid) { guid = AtomWriter.qualifiedID(for: item) }
         var candidate = guid

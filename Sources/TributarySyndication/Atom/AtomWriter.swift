@@ -69,7 +69,7 @@ public struct AtomWriter: Sendable {
     public func write(head: Head, items: [Item], pieceSize: Int = 1 << 20, to emit: (UnsafeRawBufferPointer) -> Void) {
         var xml = XMLOutput(capacity: pieceSize + 64 << 10)
         write(head: head, items: items, into: &xml) { xml in
-            if xml.bytes.count >= pieceSize { xml.flush(to: emit) }
+            if xml.count >= pieceSize { xml.flush(to: emit) }
         }
         xml.flush(to: emit)
     }

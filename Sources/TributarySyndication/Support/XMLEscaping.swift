@@ -26,94 +26,110 @@ public enum XMLEscaping {
 
     private static func escape(_ string: String, attribute: Bool) -> String {
         var string = string
-        let escaped: [UInt8]? = string.withUTF8 { bytes in
-            guard firstChange(in: bytes, attribute: attribute) != nil else { return nil }
-            var output: [UInt8] = []
-            output.reserveCapacity(bytes.count + bytes.count / 8 + 16)
-            append(bytes, attribute: attribute, to: &output)
-            return output
-        }
-        return escaped.map { String(decoding: $0, as: UTF8.self) } ?? string
-    }
-
-    /// Appends the escaped form of UTF-8 `bytes` to `output`, copying the runs between
-    /// replacements at once: every byte that needs work is ASCII, except the lead byte of
-    /// U+FFFE and U+FFFF (EF BF BE, EF BF BF), which are dropped.
-    static func append(_ bytes: UnsafeBufferPointer<UInt8>, attribute: Bool, to output: inout [UInt8]) {
-        var copied = 0
-        var index = 0
-        while let change = firstChange(in: bytes, from: index, attribute: attribute) {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<change.index]))
-            change.replacement.withUTF8Buffer { output.append(contentsOf: $0) }
-            index = change.index + change.length
-            copied = index
-        }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
-    }
-
-    private struct Change {
-        var index: Int
-        var length: Int
-        var replacement: StaticString
-    }
-
-    /// The first byte at or after `start` that is replaced or dropped.
-    @inline(__always)
-    private static func firstChange(in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, attribute: Bool) -> Change? {
-        var index = start
-        while index < bytes.count {
-            let byte = bytes[index]
-            // Letters, digits above '>' and multi-byte UTF-8 other than EF need nothing.
-            if byte > UInt8(ascii: ">") && byte != 0xEF {
+        let changes = string.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                if change(in: bytes, at: index, attribute: attribute) != nil { return true }
                 index += 1
-                continue
             }
-            switch byte {
-            case UInt8(ascii: "&"): return Change(index: index, length: 1, replacement: "&amp;")
-            case UInt8(ascii: "<"): return Change(index: index, length: 1, replacement: "&lt;")
-            case UInt8(ascii: ">"): return Change(index: index, length: 1, replacement: "&gt;")
-            case UInt8(ascii: "\"") where attribute: return Change(index: index, length: 1, replacement: "&quot;")
-            case UInt8(ascii: "\t") where attribute: return Change(index: index, length: 1, replacement: "&#9;")
-            case UInt8(ascii: "\n") where attribute: return Change(index: index, length: 1, replacement: "&#10;")
-            case UInt8(ascii: "\r"): return Change(index: index, length: 1, replacement: "&#13;")
-            case UInt8(ascii: "\t"), UInt8(ascii: "\n"): break
-            case 0x00..<0x20: return Change(index: index, length: 1, replacement: "")
-            case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE:
-                return Change(index: index, length: 3, replacement: "")
-            default: break
-            }
-            index += 1
+            return false
         }
-        return nil
+        guard changes else { return string }
+        var output = XMLOutput(capacity: string.utf8.count + 16)
+        if attribute { output.attribute(string) } else { output.text(string) }
+        return output.string
+    }
+
+    /// What becomes of the byte at `index`: nil when it stays, else how many bytes are replaced
+    /// and by what. Every byte that needs work is ASCII, except the lead byte of U+FFFE and U+FFFF
+    /// (EF BF BE, EF BF BF), which are dropped.
+    @inline(__always)
+    static func change(
+        in bytes: UnsafeBufferPointer<UInt8>, at index: Int, attribute: Bool
+    ) -> (length: Int, replacement: StaticString)? {
+        switch bytes[index] {
+        case UInt8(ascii: "&"): (1, "&amp;")
+        case UInt8(ascii: "<"): (1, "&lt;")
+        case UInt8(ascii: ">"): (1, "&gt;")
+        case UInt8(ascii: "\"") where attribute: (1, "&quot;")
+        case UInt8(ascii: "\t") where attribute: (1, "&#9;")
+        case UInt8(ascii: "\n") where attribute: (1, "&#10;")
+        case UInt8(ascii: "\r"): (1, "&#13;")
+        case UInt8(ascii: "\t"), UInt8(ascii: "\n"): nil
+        case 0x00..<0x20: (1, "")
+        case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE: (3, "")
+        default: nil
+        }
     }
 }
 
 /// An XML document under construction as UTF-8 bytes: markup appended as is, text and
 /// attribute values escaped straight into the buffer (no intermediate strings).
-public struct XMLOutput: Sendable {
-    /// The document so far.
-    public private(set) var bytes: [UInt8] = []
+///
+/// The buffer is its own memory, written through a pointer: escaping copies eight plain bytes
+/// at a time and writes replacements in place, without an array append per piece.
+public struct XMLOutput: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes the document has so far.
+    public private(set) var count = 0
 
     /// An empty document with room for `capacity` bytes.
     public init(capacity: Int = 0) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// The document so far.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// The document as a string.
+    public var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+
+    /// Hands the bytes so far to `emit` and starts over, keeping the memory.
+    public mutating func flush(to emit: (UnsafeRawBufferPointer) -> Void) {
+        emit(UnsafeRawBufferPointer(start: base, count: count))
+        count = 0
+    }
+
+    /// Makes room for `more` bytes after the current ones.
+    @inline(__always)
+    private mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        let grown = max(count + more, capacity * 2)
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        larger.update(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity = grown
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
     }
 
     /// Appends markup as it is.
     @inline(__always)
     public mutating func raw(_ markup: StaticString) {
-        markup.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        markup.withUTF8Buffer { append($0) }
     }
 
     /// Appends markup (or text known to need no escaping) as it is.
     public mutating func raw(_ markup: String) {
         var markup = markup
-        markup.withUTF8 { bytes.append(contentsOf: $0) }
+        markup.withUTF8 { append($0) }
     }
 
     /// Appends bytes made by another `XMLOutput` as they are.
     public mutating func raw(_ markup: [UInt8]) {
-        bytes.append(contentsOf: markup)
+        markup.withUnsafeBufferPointer { append($0) }
     }
 
     /// Appends `count` levels of two-space indentation.
@@ -124,13 +140,13 @@ public struct XMLOutput: Sendable {
     /// Appends character data, escaped for element content.
     public mutating func text(_ value: String) {
         var value = value
-        value.withUTF8 { XMLEscaping.append($0, attribute: false, to: &bytes) }
+        value.withUTF8 { escaped($0, attribute: false) }
     }
 
     /// Appends an attribute value, escaped for double quotes.
     public mutating func attribute(_ value: String) {
         var value = value
-        value.withUTF8 { XMLEscaping.append($0, attribute: true, to: &bytes) }
+        value.withUTF8 { escaped($0, attribute: true) }
     }
 
     /// Appends ` name="value"`, the value escaped.
@@ -153,12 +169,63 @@ public struct XMLOutput: Sendable {
         raw(">")
     }
 
-    /// Hands the bytes so far to `emit` and starts over with an empty buffer of the same capacity.
-    public mutating func flush(to emit: (UnsafeRawBufferPointer) -> Void) {
-        bytes.withUnsafeBytes { emit($0) }
-        bytes.removeAll(keepingCapacity: true)
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// Non-zero when one of the eight bytes of `word` is `byte`.
+    @inline(__always)
+    private static func has(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let difference = word ^ (ones &* UInt64(byte))
+        return (difference &- ones) & ~difference & highs
     }
 
-    /// The document as a string.
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    /// Appends `input` escaped as `XMLEscaping` says. Room for the worst case (six bytes for
+    /// one, `&quot;`) is made first, so the loop writes without checks.
+    private mutating func escaped(_ input: UnsafeBufferPointer<UInt8>, attribute: Bool) {
+        guard let source = input.baseAddress, !input.isEmpty else { return }
+        reserve(input.count * 6)
+        var output = base + count
+        let end = input.count
+        var index = 0
+        while index < end {
+            if index + 8 <= end {
+                // Eight bytes at once when none is a control character, '&', '<', '>', EF
+                // (U+FFFE/U+FFFF's lead byte) or, in attributes, '"'.
+                let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+                let controls = (word &- Self.ones &* 0x20) & ~word & Self.highs
+                let quotes = attribute ? Self.has(word, UInt8(ascii: "\"")) : 0
+                if controls | quotes | Self.has(word, UInt8(ascii: "&")) | Self.has(word, UInt8(ascii: "<"))
+                    | Self.has(word, UInt8(ascii: ">")) | Self.has(word, 0xEF) == 0
+                {
+                    UnsafeMutableRawPointer(output).storeBytes(of: word, as: UInt64.self)
+                    output += 8
+                    index += 8
+                    continue
+                }
+            }
+            let byte = source[index]
+            if byte >= 0x20 && byte != 0xEF && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
+                && byte != UInt8(ascii: "\"")
+            {
+                output.pointee = byte
+                output += 1
+                index += 1
+                continue
+            }
+            guard let change = XMLEscaping.change(in: input, at: index, attribute: attribute) else {
+                output.pointee = byte
+                output += 1
+                index += 1
+                continue
+            }
+            change.replacement.withUTF8Buffer { replacement in
+                for byte in replacement {
+                    output.pointee = byte
+                    output += 1
+                }
+            }
+            index += change.length
+        }
+        count = output - base
+    }
 }

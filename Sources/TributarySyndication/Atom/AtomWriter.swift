@@ -281,11 +281,22 @@ public struct AtomWriter: Sendable {
     /// without spaces. Other `word:rest` ids (`article:43071`) are only unique within their
     /// source, so they get a URN.
     static func isAbsoluteIRI(_ text: String) -> Bool {
-        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
-        let scheme = text[..<colon].lowercased()
-        guard ["http", "https", "urn", "tag"].contains(scheme) else { return false }
-        let rest = text[text.index(after: colon)...]
-        return !rest.isEmpty && !text.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "\"" })
+        let utf8 = text.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex, utf8.index(after: colon) != utf8.endIndex
+        else { return false }
+        // The scheme compared without case, on ASCII bytes (any other byte fails every name).
+        let scheme = utf8[..<colon].map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        guard ["http", "https", "urn", "tag"].contains(where: { $0.utf8.elementsEqual(scheme) }) else { return false }
+        var ascii = true
+        for byte in utf8 {
+            switch byte {
+            case 0x09...0x0D, UInt8(ascii: " "), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""): return false
+            case 0x80...: ascii = false
+            default: continue
+            }
+        }
+        // Unicode's other white space (U+00A0, U+3000, …) only when there are non-ASCII bytes.
+        return ascii || !text.unicodeScalars.contains(where: \.properties.isWhitespace)
     }
 }
 

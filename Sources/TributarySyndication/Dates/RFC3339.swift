@@ -16,10 +16,40 @@ public enum RFC3339 {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = CivilCalendar.date(fromDays: days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-        text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if milliseconds > 0 { text += "." + pad(milliseconds, 3) }
-        return text + "Z"
+        guard (0...9999).contains(year) else {
+            var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+            text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+            if milliseconds > 0 { text += "." + pad(milliseconds, 3) }
+            return text + "Z"
+        }
+        // The usual four-digit year: the 20 or 24 bytes written straight into the string.
+        let length = milliseconds > 0 ? 24 : 20
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            func digits(_ value: Int, _ width: Int, at offset: Int) {
+                var value = value
+                for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            digits(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            digits(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            digits(day, 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            digits(secondOfDay / 3600, 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            digits(secondOfDay / 60 % 60, 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            digits(secondOfDay % 60, 2, at: 17)
+            if milliseconds > 0 {
+                buffer[19] = UInt8(ascii: ".")
+                digits(milliseconds, 3, at: 20)
+            }
+            buffer[length - 1] = UInt8(ascii: "Z")
+            return length
+        }
     }
 
     /// The instant, or nil when the text is not an RFC 3339 / ISO 8601 date-time. A time

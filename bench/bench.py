@@ -59,6 +59,14 @@ class Server:
             sys.exit("the benchmark server did not start: %r" % line)
         self.port = int(line.split()[1])
 
+    def change(self, count):
+        """Changes `count` of the served files (new bytes and validators, the same items)."""
+        self.process.stdin.write(b"change %d\n" % count)
+        self.process.stdin.flush()
+        line = self.process.stdout.readline().decode()
+        if line.strip() != "changed %d" % count:
+            sys.exit("the benchmark server did not change the files: %r" % line)
+
     def stop(self):
         try:
             self.process.stdin.close()
@@ -274,6 +282,9 @@ def bench_e2e(args):
             state = fresh_state()
             record("tributary, first run", run_measured(run + ["--state", state], output=os.devnull), river_items())
             record("tributary, second run (304)", run_measured(run + ["--state", state], output=os.devnull), river_items())
+            server.change(len(urls) // 10)
+            record("tributary, third run (10% changed)", run_measured(run + ["--state", state], output=os.devnull),
+                   river_items())
             record("curl --parallel (fetch only)", run_measured(curl))
             measured = run_measured(peer("fastfeedparser"))
             record("python + fastfeedparser", measured, int(measured[2].strip()))

@@ -2,7 +2,10 @@
 //
 //   tributary-bench serve DIR              serve every file of DIR on 127.0.0.1 (prints "port N"), until stdin closes;
 //                                           each with an ETag and Last-Modified, answering 304 to a matching
-//                                           If-None-Match or If-Modified-Since
+//                                           If-None-Match or If-Modified-Since; the line "change N" on stdin
+//                                           changes N files spread over the list (a comment or a space
+//                                           appended: new bytes and validators, the same items) and answers
+//                                           "changed N"
 //   tributary-bench fetch URLFILE [--jobs N] [--per-host N]
 //                                           fetch every URL with Tributary's fetcher; print JSON stats
 //   tributary-bench pipeline --items N [--runs R] [--seed S]
@@ -34,16 +37,31 @@ func serve(_ folder: String) throws {
     let server = try LoopbackServer()
     let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
     // Fixed validators, so that a second run of a client with a cache gets 304 for every file.
-    let lastModified = LoopbackServer.httpDate(secondsSince1970: 1_764_590_400)
-    for (index, name) in names.enumerated() {
-        let data = try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(name))
+    var bodies: [[UInt8]] = []
+    func publish(_ index: Int, generation: Int) {
+        let name = names[index]
         let type = name.hasSuffix(".json") ? "application/feed+json" : "application/xml"
-        let etag = "\"\(index)-\(data.count)\""
-        server.route("/" + name, .cached(body: [UInt8](data), contentType: type, etag: etag, lastModified: lastModified))
+        let etag = "\"\(index)-\(bodies[index].count)-\(generation)\""
+        let lastModified = LoopbackServer.httpDate(secondsSince1970: 1_764_590_400 + generation * 60)
+        server.route("/" + name, .cached(body: bodies[index], contentType: type, etag: etag, lastModified: lastModified))
+    }
+    for (index, name) in names.enumerated() {
+        bodies.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(name))))
+        publish(index, generation: 0)
     }
     FileHandle.standardOutput.write(Data("port \(server.port)\n".utf8))
     // Serve until whoever started us closes our standard input.
-    while let line = readLine(), line != "quit" {}
+    var generation = 0
+    while let line = readLine(), line != "quit" {
+        guard line.hasPrefix("change "), let count = Int(line.dropFirst(7)), count > 0 else { continue }
+        generation += 1
+        let step = max(names.count / count, 1)
+        for index in stride(from: 0, to: names.count, by: step).prefix(count) {
+            bodies[index] += names[index].hasSuffix(".json") ? Array(" ".utf8) : Array("<!-- \(generation) -->".utf8)
+            publish(index, generation: generation)
+        }
+        FileHandle.standardOutput.write(Data("changed \(count)\n".utf8))
+    }
     server.stop()
 }
 

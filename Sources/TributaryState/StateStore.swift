@@ -155,6 +155,11 @@ public final class StateStore: @unchecked Sendable {
                 try migration.fixUp?(database)
             }
             try database.execute("PRAGMA user_version = \(target)")
+            if version == 0 {
+                // A file made just now has nothing to check until tomorrow.
+                try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
+                    .bind(.text(checkedKey), .text(String(Int(Date().timeIntervalSince1970)))).run()
+            }
         }
     }
 }

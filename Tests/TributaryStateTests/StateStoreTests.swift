@@ -142,11 +142,12 @@ struct StateStoreTests {
             try store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             store.close()
         }
-        if checkedToday {
-            // The whole-file check ran at this open, so the next one skips it: the damaged pages
-            // are found when the run reads them.
+        do {
+            // Checked today (as a new file is), the next open skips the whole-file check and the
+            // damaged pages are found when the run reads them; else the check finds them.
             let store = try StateStore(path: path)
             #expect(try store.meta(StateStore.checkedKey) != nil)
+            if !checkedToday { try store.execute("DELETE FROM meta WHERE key = 'checked'") }
             try store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             store.close()
         }
@@ -166,8 +167,14 @@ struct StateStoreTests {
     func checkSchedule() throws {
         let folder = try TemporaryDirectory()
         let path = folder.path("state.sqlite")
-        try StateStore(path: path).close()
         let nowSeconds = Int(Date().timeIntervalSince1970)
+        do {
+            // A new file counts as checked when it is made.
+            let store = try StateStore(path: path)
+            let made = try #require(try store.meta(StateStore.checkedKey).flatMap(Int.init))
+            #expect(abs(made - nowSeconds) < 600)
+            store.close()
+        }
         for (last, checks) in [(nil, true), (nowSeconds - 3600, false), (nowSeconds - 86_400 - 60, true), (nowSeconds + 7200, true)] {
             do {
                 let store = try StateStore(path: path)

@@ -161,6 +161,15 @@ final class SQLiteStatement {
     }
 
     /// The column as bytes (empty for NULL).
+    /// The column's bytes, lent to `body` without a copy (valid only inside it).
+    func withBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let pointer = sqlite3_column_blob(statement, column) else {
+            return body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        return body(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
     func bytes(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(statement, column))
         guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }

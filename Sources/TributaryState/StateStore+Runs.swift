@@ -32,7 +32,7 @@ extension StateStore {
                 "SELECT source, first_seen, last_seen, served, data FROM items ORDER BY source, served DESC, first_seen DESC, id")
             while try items.step() {
                 guard let name = items.text(0), histories[name] != nil else { continue }
-                guard let item = ItemCodec.decodeItem(items.bytes(4)) else { continue }
+                guard let item = items.withBytes(4, ItemCodec.decodeItem) else { continue }
                 histories[name]?.items.append(
                     StoredItem(
                         item: item, firstSeen: Date(timeIntervalSince1970: items.double(1)),

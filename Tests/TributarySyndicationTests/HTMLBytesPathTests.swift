@@ -50,4 +50,19 @@ struct HTMLBytesPathTests {
         let valid = Array("<p>中文 😀 &amp;</p>".utf8)
         #expect(FeedBuilder.validUTF8(valid[...]) == valid)
     }
+
+    @Test("the word-at-a-time search for <img finds what the byte-by-byte search finds")
+    func imageTagSearch() {
+        var generator = HTMLSanitizerJunkGenerator(seed: 0x1A6)
+        let pieces = ["<img", "<IMG", "<iMg", "\u{1C}img", "<im", "img", "<", "a", "中", " ", "<p>", "\u{1C}", "<imgx"]
+        for length in 0..<400 {
+            let text = (0..<(length % 60)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0...buffer.count {
+                    #expect(ItemDraft.findImageTag(in: buffer, from: start) == ItemDraft.find("<img", in: buffer, from: start))
+                }
+            }
+        }
+    }
 }

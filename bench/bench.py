@@ -170,21 +170,28 @@ def bench_parse(args):
         peers.insert(1, ("tributary parse (baseline)", [os.path.abspath(args.baseline), "parse", "-q", "--list", list_file]))
     if not args.skip_feedparser:
         peers.append(("feedparser", [python, os.path.join(ROOT, "bench", "parse_peer.py"), "feedparser", list_file]))
-    results = {}
     jsonl = os.path.join(work, "parse-output.jsonl")
-    for name, command in peers:
-        runs = 1 if name == "feedparser" else args.runs
-        output = jsonl if name.startswith("tributary parse") else (os.devnull if name.startswith("xmllint") else None)
-        measured = [run_measured(command, output=output) for _ in range(runs)]
-        wall = statistics.median(m[0] for m in measured)
-        if name.startswith("tributary parse"):
-            import json
-            with open(jsonl) as handle:
-                items = sum(len(json.loads(line)["items"]) for line in handle)
-        else:
-            items = int(measured[0][2].strip() or 0) if "parser" in name else 0
-        results[name] = (wall, max(m[1] for m in measured), items, statistics.median(m[3] for m in measured))
-    print("Parse: %d files, %.1f MB of mixed RSS 2.0 / Atom 1.0 / RSS 1.0, one process each; median of %d runs"
+    # Round-robin: run k of every parser before run k+1 of any, so a burst of load on the shared
+    # machine hits all of them alike instead of one parser's block of runs.
+    measured = {name: [] for name, _ in peers}
+    item_counts = {}
+    for run in range(args.runs):
+        for name, command in peers:
+            if name == "feedparser" and run > 0:
+                continue
+            output = jsonl if name.startswith("tributary parse") else (os.devnull if name.startswith("xmllint") else None)
+            measured[name].append(run_measured(command, output=output))
+            if name.startswith("tributary parse"):
+                with open(jsonl) as handle:
+                    item_counts[name] = sum(len(json.loads(line)["items"]) for line in handle)
+            else:
+                item_counts[name] = int(measured[name][0][2].strip() or 0) if "parser" in name else 0
+    results = {}
+    for name, _ in peers:
+        runs = measured[name]
+        results[name] = (statistics.median(m[0] for m in runs), max(m[1] for m in runs), item_counts[name],
+                         statistics.median(m[3] for m in runs))
+    print("Parse: %d files, %.1f MB of mixed RSS 2.0 / Atom 1.0 / RSS 1.0, one process each; median of %d runs, taken in turn"
           % (len(paths), total / 1e6, args.runs))
     floor = results["xmllint --stream (floor)"][0]
     python_best = min(results[name][0] for name in results if name in ("fastfeedparser", "feedparser-rs", "feedparser"))

@@ -66,3 +66,35 @@ struct HTMLBytesPathTests {
         }
     }
 }
+
+@Suite("HTML writer: plain text runs")
+struct HTMLPlainTextRunTests {
+    /// Text of the kind `HTMLFastScanner` passes as plain, at every length around the eight-byte
+    /// words, written both ways after each kind of earlier output.
+    @Test("appendPlainText writes what appendText writes")
+    func sameAsAppendText() {
+        var generator = HTMLSanitizerJunkGenerator(seed: 0x9A7)
+        let pieces = [">", "a", " ", "\t", "\n", "中", "\"", "'", "é", "😀", ">>", "x>y"]
+        let before: [[UInt8]] = [[], Array("a\r".utf8), Array("b".utf8)]
+        for length in 0..<200 {
+            let text = Array((0..<(length % 40)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined().utf8)
+            for prefix in before {
+                var general = HTMLByteWriter(capacity: 0)
+                var plain = HTMLByteWriter(capacity: 0)
+                prefix.withUnsafeBufferPointer {
+                    general.appendText($0)
+                    plain.appendText($0)
+                }
+                text.withUnsafeBufferPointer {
+                    general.appendText($0)
+                    plain.appendPlainText($0)
+                }
+                Array("\nz".utf8).withUnsafeBufferPointer {
+                    general.appendText($0)
+                    plain.appendText($0)
+                }
+                #expect(plain.bytes == general.bytes, "\(String(decoding: text, as: UTF8.self).debugDescription)")
+            }
+        }
+    }
+}

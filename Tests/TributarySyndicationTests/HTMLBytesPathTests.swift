@@ -51,6 +51,16 @@ struct HTMLBytesPathTests {
         #expect(FeedBuilder.validUTF8(valid[...]) == valid)
     }
 
+    @Test("image sources resolve as FeedText.resolve resolves them", arguments: HTMLSanitizerURLResolverTests.bases)
+    func imageSourceResolution(_ base: String) throws {
+        let baseURL = try #require(URL(string: base))
+        let resolver = HTMLURLResolver(baseURL: baseURL)
+        let extra = [" /x", "/x ", "https://a.example/x", "https://a.example/x\u{3000}", "HTTP://A/b", "mailto:x@y", "", " ", "\t/a\n"]
+        for reference in HTMLSanitizerURLResolverTests.references + extra {
+            #expect(ItemDraft.resolve(reference, resolver) == FeedText.resolve(reference, against: baseURL), "\(reference) against \(base)")
+        }
+    }
+
     @Test("the word-at-a-time search for <img finds what the byte-by-byte search finds")
     func imageTagSearch() {
         var generator = HTMLSanitizerJunkGenerator(seed: 0x1A6)

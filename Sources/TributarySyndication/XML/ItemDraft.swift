@@ -228,6 +228,7 @@ struct ItemDraft {
         // to UTF-16 on every call, which dominated parsing time on long articles.
         html.withUnsafeBufferPointer { bytes in
             var index = 0
+            var resolver: HTMLURLResolver?
             while let tag = findImageTag(in: bytes, from: index) {
                 index = tag + 4
                 guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
@@ -251,11 +252,21 @@ struct ItemDraft {
                     while stop < end, !isUnquotedEnd(bytes[stop]) { stop += 1 }
                 }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self)
-                let resolved = FeedText.resolve(HTMLText.decodeEntities(text), against: base)
+                // Made at the first source: most content has no image at all.
+                let current = resolver ?? HTMLURLResolver(baseURL: base)
+                resolver = current
+                let resolved = resolve(HTMLText.decodeEntities(text), current)
                 if isWebURL(resolved) { return resolved }
             }
             return nil
         }
+    }
+
+    /// `FeedText.resolve(reference, against: resolver.baseURL)`: the resolver gives what
+    /// `URLReference.resolve` gives, through its shortcut for plain paths where it can.
+    static func resolve(_ reference: String, _ resolver: HTMLURLResolver) -> String {
+        if FeedText.hasScheme(reference), let last = reference.utf8.last, last > 0x20 { return reference }
+        return resolver.resolve(reference)
     }
 
     /// `find("<img", in: bytes, from: start)`, eight bytes at a time: a byte can start a match

@@ -278,4 +278,28 @@ struct ParseCommandTests {
         let text = try await TributaryBinary.run(["parse", "--format", "text", "feed.json"], in: folder.url.path)
         #expect(text.standardOutput.hasPrefix("1. "))
     }
+
+    /// Inputs parsed at once on several cores print exactly what one at a time prints: the
+    /// same documents and problems, in input order, with the same exit status.
+    @Test func parallelParsingPrintsWhatOneAtATimePrints() async throws {
+        let folder = try folder()
+        let names = ["atom.xml", "truncated.xml", "feed.json", "missing.xml"]
+        try folder.write((0..<40).map { names[$0 % names.count] + "\n" }.joined(), to: "list.txt")
+        let serial = try await TributaryBinary.run(["parse", "--jobs", "1", "--list", "list.txt"], in: folder.url.path)
+        let parallel = try await TributaryBinary.run(["parse", "--jobs", "4", "--list", "list.txt"], in: folder.url.path)
+        #expect(serial.status == 2)
+        #expect(parallel.status == serial.status)
+        #expect(parallel.standardOutput == serial.standardOutput)
+        #expect(parallel.standardError == serial.standardError)
+        let lines = serial.standardOutput.split(separator: "\n")
+        #expect(lines.count == 30)
+        let titles = try lines.map { line in
+            try (JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["title"] as? String
+        }
+        #expect(titles[2] == "Engineering Notes (sample)" && titles[5] == titles[2] && titles[29] == titles[2])
+        #expect(serial.standardError.components(separatedBy: "missing.xml: error: ").count == 11)
+        let usage = try await TributaryBinary.run(["parse", "--jobs", "0", "atom.xml"], in: folder.url.path)
+        #expect(usage.status == 1)
+        #expect(usage.standardError.contains("option '--jobs' must be a number from 1 to 256, not '0'"))
+    }
 }

@@ -50,4 +50,61 @@ struct HTMLBytesPathTests {
         let valid = Array("<p>中文 😀 &amp;</p>".utf8)
         #expect(FeedBuilder.validUTF8(valid[...]) == valid)
     }
+
+    @Test("image sources resolve as FeedText.resolve resolves them", arguments: HTMLSanitizerURLResolverTests.bases)
+    func imageSourceResolution(_ base: String) throws {
+        let baseURL = try #require(URL(string: base))
+        let resolver = HTMLURLResolver(baseURL: baseURL)
+        let extra = [" /x", "/x ", "https://a.example/x", "https://a.example/x\u{3000}", "HTTP://A/b", "mailto:x@y", "", " ", "\t/a\n"]
+        for reference in HTMLSanitizerURLResolverTests.references + extra {
+            #expect(ItemDraft.resolve(reference, resolver) == FeedText.resolve(reference, against: baseURL), "\(reference) against \(base)")
+        }
+    }
+
+    @Test("the word-at-a-time search for <img finds what the byte-by-byte search finds")
+    func imageTagSearch() {
+        var generator = HTMLSanitizerJunkGenerator(seed: 0x1A6)
+        let pieces = ["<img", "<IMG", "<iMg", "\u{1C}img", "<im", "img", "<", "a", "中", " ", "<p>", "\u{1C}", "<imgx"]
+        for length in 0..<400 {
+            let text = (0..<(length % 60)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0...buffer.count {
+                    #expect(ItemDraft.findImageTag(in: buffer, from: start) == ItemDraft.find("<img", in: buffer, from: start))
+                }
+            }
+        }
+    }
+}
+
+@Suite("HTML writer: plain text runs")
+struct HTMLPlainTextRunTests {
+    /// Text of the kind `HTMLFastScanner` passes as plain, at every length around the eight-byte
+    /// words, written both ways after each kind of earlier output.
+    @Test("appendPlainText writes what appendText writes")
+    func sameAsAppendText() {
+        var generator = HTMLSanitizerJunkGenerator(seed: 0x9A7)
+        let pieces = [">", "a", " ", "\t", "\n", "中", "\"", "'", "é", "😀", ">>", "x>y"]
+        let before: [[UInt8]] = [[], Array("a\r".utf8), Array("b".utf8)]
+        for length in 0..<200 {
+            let text = Array((0..<(length % 40)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined().utf8)
+            for prefix in before {
+                var general = HTMLByteWriter(capacity: 0)
+                var plain = HTMLByteWriter(capacity: 0)
+                prefix.withUnsafeBufferPointer {
+                    general.appendText($0)
+                    plain.appendText($0)
+                }
+                text.withUnsafeBufferPointer {
+                    general.appendText($0)
+                    plain.appendPlainText($0)
+                }
+                Array("\nz".utf8).withUnsafeBufferPointer {
+                    general.appendText($0)
+                    plain.appendText($0)
+                }
+                #expect(plain.bytes == general.bytes, "\(String(decoding: text, as: UTF8.self).debugDescription)")
+            }
+        }
+    }
 }

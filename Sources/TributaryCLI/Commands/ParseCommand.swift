@@ -13,14 +13,16 @@ enum ParseCommand: Command {
             Reads RSS 0.9x/1.0/2.0, Atom 0.3/1.0 and JSON Feed, recognized by content. One input prints
             one JSON Feed 1.1 document; several (or --list) print one compact document per line (JSON
             Lines) in input order, in one process. Problems go to standard error as
-            NAME:line:column: warning: message. Exit status 2 when some inputs could not be read at all,
-            3 when none could.
+            NAME:line:column: warning: message. Several inputs are parsed on several cores at once
+            (--jobs), and printed in input order all the same. Exit status 2 when some inputs could not be
+            read at all, 3 when none could.
             """,
         options: [
             OptionSpec(long: "format", short: "f", valueName: "FORMAT", help: "json (default) or text."),
             OptionSpec(long: "list", valueName: "FILE", help: "Read the inputs from FILE, one a line."),
             OptionSpec(long: "timezone", valueName: "ZONE", help: "The zone for dates without one (IANA name; default UTC)."),
             OptionSpec(long: "no-sanitize", help: "Keep item HTML as the feed has it (trusted feeds only)."),
+            OptionSpec(long: "jobs", short: "j", valueName: "N", help: "Parse at most N inputs at once (default: one per core)."),
             CommonOptions.quiet, OptionSpec.help,
         ],
         positionals: [PositionalSpec(name: "INPUT", help: "A feed file, or an http(s) URL.", isOptional: true, isVariadic: true)])
@@ -32,6 +34,14 @@ enum ParseCommand: Command {
         var zone = TimeZone.gmt
         if let name = arguments.value("timezone") {
             if let found = TimeZone(identifier: name) { zone = found } else { usage.append("unknown time zone '\(name)'") }
+        }
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        if let text = arguments.value("jobs") {
+            if let number = Int(text), (1...256).contains(number) {
+                jobs = number
+            } else {
+                usage.append("option '--jobs' must be a number from 1 to 256, not '\(text)'")
+            }
         }
         var inputs = arguments.positionals
         if let list = arguments.value("list") {
@@ -49,51 +59,98 @@ enum ParseCommand: Command {
             return ExitStatus.usage.rawValue
         }
 
-        let fetcher = CurlFetcher()
-        let lines = inputs.count > 1
-        let quiet = arguments.flag("quiet")
-        let now = Date()
+        let task = ParseTask(
+            fetcher: CurlFetcher(), lines: inputs.count > 1, quiet: arguments.flag("quiet"), now: Date(), zone: zone,
+            text: format == "text", sanitize: !arguments.flag("no-sanitize"))
+        // Up to `jobs` inputs are parsed at once; results are printed in input order, so at most
+        // `jobs` finished documents wait for an earlier one.
         var failures = 0
-        for input in inputs {
-            let url = URLResolver.resolve(input, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-            let response: FetchResponse
-            do {
-                response = try await fetcher.fetch(FetchRequest(url: url))
-                guard (200..<300).contains(response.status) else { throw FetchError(url: input, reason: .httpStatus(response.status)) }
-            } catch {
-                context.console.diagnostic("\(input): error: \(error)")
-                failures += 1
-                continue
+        await withTaskGroup(of: (Int, ParseTask.Outcome).self) { group in
+            var next = 0
+            var waiting: [Int: ParseTask.Outcome] = [:]
+            var printed = 0
+            func start() {
+                let index = next
+                let input = inputs[index]
+                next += 1
+                group.addTask { (index, await task.run(input)) }
             }
-            let options = FeedParser.Options(
-                source: input, documentURL: url.isFileURL ? nil : response.url, charset: response.charset, timeZone: zone, now: now,
-                sanitize: !arguments.flag("no-sanitize"))
-            do {
-                let parsed = try FeedParser(options).parse([UInt8](response.body))
-                if !quiet {
-                    for problem in parsed.problems {
-                        context.console.diagnostic("\(input):" + (problem.line == nil ? " " : "") + problem.description)
-                    }
+            while next < min(jobs, inputs.count) { start() }
+            for await (index, outcome) in group {
+                waiting[index] = outcome
+                while let ready = waiting.removeValue(forKey: printed) {
+                    printed += 1
+                    for line in ready.diagnostics { context.console.diagnostic(line) }
+                    if let output = ready.output { context.console.output(utf8: output) }
+                    if ready.failed { failures += 1 }
                 }
-                let info = FeedInfo(
-                    title: parsed.info.title, homePageURL: parsed.info.homePageURL,
-                    feedURL: parsed.info.feedURL ?? (url.isFileURL ? nil : url.absoluteString),
-                    description: parsed.info.description, authors: parsed.info.authors, icon: parsed.info.icon,
-                    favicon: parsed.info.favicon,
-                    language: parsed.info.language, updated: parsed.info.updated)
-                if format == "text" {
-                    context.console.output((lines ? "# \(input)\n" : "") + TextListing(now: now).render(parsed.items))
-                } else {
-                    let document = JSONFeedWriter(includeExtensions: false, pretty: !lines).document(feed: info, items: parsed.items)
-                    context.console.output(document.hasSuffix("\n") ? document : document + "\n")
-                }
-            } catch {
-                context.console.diagnostic(
-                    "\(input):\(error.line.map { "\($0):" } ?? "")\(error.column.map { "\($0):" } ?? "") error: \(error.message)")
-                failures += 1
+                if next < inputs.count { start() }
             }
         }
         if failures == 0 { return ExitStatus.success.rawValue }
         return failures == inputs.count ? ExitStatus.nothingProduced.rawValue : ExitStatus.partialFailure.rawValue
+    }
+}
+
+/// Parsing one input of `tributary parse`: what every input shares, and what one gives.
+private struct ParseTask: Sendable {
+    /// What parsing one input produced: the text to print and the diagnostics, in order.
+    struct Outcome: Sendable {
+        var output: [UInt8]?
+        var diagnostics: [String] = []
+        var failed = false
+    }
+
+    let fetcher: CurlFetcher
+    /// Several inputs: one compact document per line, and `# INPUT` before each listing.
+    let lines: Bool
+    let quiet: Bool
+    let now: Date
+    let zone: TimeZone
+    /// `--format text` rather than JSON Feed.
+    let text: Bool
+    let sanitize: Bool
+
+    func run(_ input: String) async -> Outcome {
+        var outcome = Outcome()
+        let url = URLResolver.resolve(input, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let response: FetchResponse
+        do {
+            response = try await fetcher.fetch(FetchRequest(url: url))
+            guard (200..<300).contains(response.status) else { throw FetchError(url: input, reason: .httpStatus(response.status)) }
+        } catch {
+            outcome.diagnostics.append("\(input): error: \(error)")
+            outcome.failed = true
+            return outcome
+        }
+        let options = FeedParser.Options(
+            source: input, documentURL: url.isFileURL ? nil : response.url, charset: response.charset, timeZone: zone, now: now,
+            sanitize: sanitize)
+        do {
+            let parsed = try FeedParser(options).parse([UInt8](response.body))
+            if !quiet {
+                for problem in parsed.problems {
+                    outcome.diagnostics.append("\(input):" + (problem.line == nil ? " " : "") + problem.description)
+                }
+            }
+            let info = FeedInfo(
+                title: parsed.info.title, homePageURL: parsed.info.homePageURL,
+                feedURL: parsed.info.feedURL ?? (url.isFileURL ? nil : url.absoluteString),
+                description: parsed.info.description, authors: parsed.info.authors, icon: parsed.info.icon,
+                favicon: parsed.info.favicon,
+                language: parsed.info.language, updated: parsed.info.updated)
+            if text {
+                outcome.output = Array(((lines ? "# \(input)\n" : "") + TextListing(now: now).render(parsed.items)).utf8)
+            } else {
+                var document = JSONFeedWriter(includeExtensions: false, pretty: !lines).documentBytes(feed: info, items: parsed.items)
+                if document.last != 0x0A { document.append(0x0A) }
+                outcome.output = document
+            }
+        } catch {
+            outcome.diagnostics.append(
+                "\(input):\(error.line.map { "\($0):" } ?? "")\(error.column.map { "\($0):" } ?? "") error: \(error.message)")
+            outcome.failed = true
+        }
+        return outcome
     }
 }

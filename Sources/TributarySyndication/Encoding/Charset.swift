@@ -26,7 +26,10 @@ struct Charset: Hashable, Sendable, CustomStringConvertible {
 
     /// The charset a label names, or nil when the label is not a plausible encoding name.
     init?(label: String) {
-        let trimmed = label.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        // A plain label (the usual case) has nothing to trim; Foundation's trimming is slow.
+        let trimmed =
+            label.utf8.allSatisfy({ Charset.isLabelByte($0) })
+            ? label : label.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
         guard !trimmed.isEmpty, trimmed.utf8.count <= 40,
             trimmed.utf8.allSatisfy({ Charset.isLabelByte($0) })
         else { return nil }

@@ -149,9 +149,8 @@ struct DocumentDecoder {
         let limit = min(bytes.count, index + 512)
         var end = index + 5
         while end + 1 < limit, !(bytes[end] == UInt8(ascii: "?") && bytes[end + 1] == UInt8(ascii: ">")) { end += 1 }
-        let declaration = bytes[index..<end]
-        guard let found = declaration.firstRange(of: Array("encoding".utf8)) else { return nil }
-        var cursor = found.upperBound
+        guard let found = firstIndex(of: "encoding", in: bytes, from: index, to: end) else { return nil }
+        var cursor = found + 8
         while cursor < end, isSpace(bytes[cursor]) { cursor += 1 }
         guard cursor < end, bytes[cursor] == UInt8(ascii: "=") else { return nil }
         cursor += 1
@@ -163,6 +162,19 @@ struct DocumentDecoder {
         while cursor < end, bytes[cursor] != quote { cursor += 1 }
         guard cursor < end else { return nil }
         return String(decoding: bytes[start..<cursor], as: UTF8.self)
+    }
+
+    /// Where `needle` (ASCII) first lies wholly inside `bytes[start..<end]`.
+    private static func firstIndex(of needle: StaticString, in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
+        needle.withUTF8Buffer { needle in
+            guard end - start >= needle.count else { return nil }
+            for candidate in start...(end - needle.count) where bytes[candidate] == needle[0] {
+                var offset = 1
+                while offset < needle.count, bytes[candidate + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return candidate }
+            }
+            return nil
+        }
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

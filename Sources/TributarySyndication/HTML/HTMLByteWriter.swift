@@ -36,6 +36,32 @@ struct HTMLByteWriter {
         appendEscaped(text, inAttribute: false)
     }
 
+    /// `appendText` for text with no C0 control other than tab and line feed and no `&`, `<` or
+    /// 0xEF byte (see `HTMLSAXSink.plainCharacters`): of what `appendText` changes, only `>`
+    /// can occur, so runs between `>`s are found eight bytes at a time and copied whole.
+    mutating func appendPlainText(_ text: UnsafeBufferPointer<UInt8>) {
+        guard !afterCarriageReturn else {
+            appendText(text)
+            return
+        }
+        let count = text.count
+        var runStart = 0
+        var index = 0
+        while index < count {
+            if index + 8 <= count, !ByteScan.hasByte(in: ByteScan.word(text, at: index), equalTo: 0x3E) {
+                index += 8
+                continue
+            }
+            if text[index] == 0x3E {
+                flush(text, from: runStart, to: index)
+                append(Self.greaterThan)
+                runStart = index + 1
+            }
+            index += 1
+        }
+        flush(text, from: runStart, to: count)
+    }
+
     /// An attribute value for double quotes: also `"` escaped, and tab, line feed and carriage
     /// return as character references so attribute-value normalization keeps them.
     mutating func appendAttributeValue(_ value: UnsafeBufferPointer<UInt8>) {

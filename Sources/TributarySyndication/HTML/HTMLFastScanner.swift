@@ -146,7 +146,7 @@ enum HTMLFastScanner {
             let start = index
             index = Self.plainTextEnd(input, from: index)
             if index == count || input[index] == UInt8(ascii: "<") {
-                sink.characters(UnsafeBufferPointer(rebasing: input[start..<index]))
+                sink.plainCharacters(UnsafeBufferPointer(rebasing: input[start..<index]))
                 return true
             }
             // References, or bytes to check more closely: decode into `text`.

@@ -16,4 +16,15 @@ protocol HTMLSAXSink: AnyObject {
 
     /// Character data: text, whitespace, and the raw contents of `script` and `style`.
     func characters(_ text: UnsafeBufferPointer<UInt8>)
+
+    /// Character data that `HTMLFastScanner` has checked: no C0 control other than tab and line
+    /// feed, no `&`, `<` or 0xEF byte. A sink may write it with less checking; by default it is
+    /// `characters(_:)`.
+    func plainCharacters(_ text: UnsafeBufferPointer<UInt8>)
+}
+
+extension HTMLSAXSink {
+    func plainCharacters(_ text: UnsafeBufferPointer<UInt8>) {
+        characters(text)
+    }
 }

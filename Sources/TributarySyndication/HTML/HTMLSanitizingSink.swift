@@ -33,6 +33,10 @@ final class HTMLSanitizingSink: HTMLSAXSink {
         state.characters(text)
     }
 
+    func plainCharacters(_ text: UnsafeBufferPointer<UInt8>) {
+        state.plainCharacters(text)
+    }
+
     private struct State {
         let resolver: HTMLURLResolver
         var writer: HTMLByteWriter
@@ -86,6 +90,10 @@ final class HTMLSanitizingSink: HTMLSAXSink {
 
         mutating func characters(_ text: UnsafeBufferPointer<UInt8>) {
             if droppedDepth == 0 { writer.appendText(text) }
+        }
+
+        mutating func plainCharacters(_ text: UnsafeBufferPointer<UInt8>) {
+            if droppedDepth == 0 { writer.appendPlainText(text) }
         }
 
         private mutating func writeStartTag(_ rule: HTMLElementRule, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {

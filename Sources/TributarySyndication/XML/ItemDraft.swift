@@ -228,7 +228,8 @@ struct ItemDraft {
         // to UTF-16 on every call, which dominated parsing time on long articles.
         html.withUnsafeBufferPointer { bytes in
             var index = 0
-            while let tag = find("<img", in: bytes, from: index) {
+            var resolver: HTMLURLResolver?
+            while let tag = findImageTag(in: bytes, from: index) {
                 index = tag + 4
                 guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
                 guard let src = find("src", in: bytes, from: index, before: end) else { continue }
@@ -251,11 +252,41 @@ struct ItemDraft {
                     while stop < end, !isUnquotedEnd(bytes[stop]) { stop += 1 }
                 }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self)
-                let resolved = FeedText.resolve(HTMLText.decodeEntities(text), against: base)
+                // Made at the first source: most content has no image at all.
+                let current = resolver ?? HTMLURLResolver(baseURL: base)
+                resolver = current
+                let resolved = resolve(HTMLText.decodeEntities(text), current)
                 if isWebURL(resolved) { return resolved }
             }
             return nil
         }
+    }
+
+    /// `FeedText.resolve(reference, against: resolver.baseURL)`: the resolver gives what
+    /// `URLReference.resolve` gives, through its shortcut for plain paths where it can.
+    static func resolve(_ reference: String, _ resolver: HTMLURLResolver) -> String {
+        if FeedText.hasScheme(reference), let last = reference.utf8.last, last > 0x20 { return reference }
+        return resolver.resolve(reference)
+    }
+
+    /// `find("<img", in: bytes, from: start)`, eight bytes at a time: a byte can start a match
+    /// only if it is `<` once 0x20 is set (as `find` compares), and most words have none.
+    static func findImageTag(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let count = bytes.count
+        var index = start
+        while index + 4 <= count {
+            if index + 8 <= count, !ByteScan.hasByte(in: ByteScan.word(bytes, at: index) | 0x2020_2020_2020_2020, equalTo: 0x3C) {
+                index += 8
+                continue
+            }
+            if bytes[index] | 0x20 == 0x3C, bytes[index + 1] | 0x20 == UInt8(ascii: "i"), bytes[index + 2] | 0x20 == UInt8(ascii: "m"),
+                bytes[index + 3] | 0x20 == UInt8(ascii: "g")
+            {
+                return index
+            }
+            index += 1
+        }
+        return nil
     }
 
     private static func isUnquotedEnd(_ byte: UInt8) -> Bool {
@@ -264,7 +295,7 @@ struct ItemDraft {
 
     /// The index of `needle` (ASCII, matched case-insensitively) in `bytes` at or after `start`
     /// and, when given, starting before `limit`.
-    private static func find(_ needle: StaticString, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before limit: Int? = nil)
+    static func find(_ needle: StaticString, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before limit: Int? = nil)
         -> Int?
     {
         let length = needle.utf8CodeUnitCount

@@ -76,6 +76,18 @@ struct EndToEndTests {
         #expect(try folder.read("out/river.json").contains("Atomic writes"))
     }
 
+    @Test func theSummaryNamesFiveFailedSourcesAndCountsTheRest() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        let missing = (1...7).map { "  - name: gone-\($0)\n    adapter: jsonfeed\n    url: feeds/missing-\($0).json\n" }.joined()
+        let config = CLIFixtures.standardConfig.replacingOccurrences(of: "sources:\n", with: "sources:\n" + missing)
+        try folder.write(config, to: "feeds.yaml")
+        let result = try await TributaryBinary.run(["run"], in: folder.url.path)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("9 sources (2 ok, 7 failed: gone-1, gone-2, gone-3, gone-4, gone-5 and 2 more), "))
+        // The table above the summary still names every one.
+        #expect(result.standardError.contains("gone-6") && result.standardError.contains("gone-7"))
+    }
+
     @Test func whenEverySourceFailsThePreviousOutputsStay() async throws {
         let folder = try CLIFixtures.folderWithFeeds()
         try folder.write(CLIFixtures.standardConfig, to: "feeds.yaml")

@@ -178,6 +178,9 @@ enum RunCommand: Command {
         return report.status.rawValue
     }
 
+    /// How many failed sources the summary line names.
+    static let summaryNames = 5
+
     /// `tributary: 3 sources (2 ok, 1 failed: hn), 42 items → out/river.atom, out/river.json in 0.21 s`.
     static func summary(of report: RunReport, dryRun: Bool = false) -> String {
         let failed = report.sources.filter { !$0.succeeded }
@@ -185,7 +188,10 @@ enum RunCommand: Command {
         if failed.isEmpty {
             text += " ok"
         } else {
-            text += " (\(report.sources.count - failed.count) ok, \(failed.count) failed: \(failed.map(\.name).joined(separator: ", ")))"
+            // The table above names every failure; the summary line stays one line.
+            var names = failed.prefix(summaryNames).map(\.name).joined(separator: ", ")
+            if failed.count > summaryNames { names += " and \(failed.count - summaryNames) more" }
+            text += " (\(report.sources.count - failed.count) ok, \(failed.count) failed: \(names))"
         }
         text += ", \(report.riverCount) item\(report.riverCount == 1 ? "" : "s")"
         if let new = report.newItemCount { text += " (\(new) new)" }

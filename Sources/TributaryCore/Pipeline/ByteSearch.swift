@@ -122,6 +122,11 @@ enum ByteSearch {
         return true
     }
 
+    /// Whether every byte is ASCII (eight at a time).
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        allScalars(bytes) { _ in false }
+    }
+
     /// Whether the bytes hold an A–Z.
     static func hasUppercaseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.contains { $0 &- 0x41 < 26 }

@@ -192,7 +192,8 @@ public struct CanonicalURL: Sendable {
 
     /// The link to show: tracking parameters removed, everything else as written.
     public func clean(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return cleanASCII(text) }
+        var copy = text
+        if copy.withUTF8(ByteSearch.isASCII) { return cleanASCII(text) }
         guard let question = text.firstIndex(of: "?") else { return text }
         let fragmentStart = text[question...].firstIndex(of: "#") ?? text.endIndex
         let items = text[text.index(after: question)..<fragmentStart].split(separator: "&", omittingEmptySubsequences: true)

@@ -31,7 +31,14 @@ public struct Normalizer: Sendable {
 
     /// Makes one item uniform in place, adding what the user should hear about to `problems`.
     public func normalize(_ item: inout Item, problems: inout [Problem]) {
-        let limit = now.addingTimeInterval(futureTolerance.inSeconds)
+        normalize(&item, problems: &problems, limit: futureLimit)
+    }
+
+    /// The latest date an item may have: `now` plus the tolerance.
+    var futureLimit: Date { now.addingTimeInterval(futureTolerance.inSeconds) }
+
+    /// ``normalize(_:problems:)`` with ``futureLimit`` worked out once by the caller.
+    func normalize(_ item: inout Item, problems: inout [Problem], limit: Date) {
         if let title = item.title { item.title = Self.nonEmpty(Self.plainLine(title)) }
         if let summary = item.summary { item.summary = Self.nonEmpty(Self.plainLine(summary)) }
         if let url = item.url { item.url = Self.nonEmpty(canonicalURL.clean(Self.trimmed(url))) }

@@ -112,7 +112,10 @@ public struct Pipeline: Sendable {
             let start = items.count
             prepare(batch, into: &items)
             var found: [Problem] = []
-            for index in start..<items.count { normalizer.normalize(&items[index], problems: &found) }
+            let limit = normalizer.futureLimit
+            items.withUnsafeMutableBufferPointer { items in
+                for index in start..<items.count { normalizer.normalize(&items[index], problems: &found, limit: limit) }
+            }
             if !found.isEmpty { problems[batch.source.name] = found }
             timings.normalize += started.duration(to: clock.now)
             started = clock.now
@@ -244,7 +247,8 @@ public struct Pipeline: Sendable {
 
     /// ``mergeNearDuplicates(_:threshold:weights:)`` in place.
     func mergeNearDuplicates(_ items: inout [Item], threshold: Double, weights: [String: Double]) {
-        let clusters = NearDuplicateDetector(threshold: threshold).clusters(items.map(\.title))
+        let detector = NearDuplicateDetector(threshold: threshold)
+        let clusters = items.withUnsafeBufferPointer { items in detector.clusters(count: items.count) { items[$0].title } }
         merge(&items, groups: clusters, weights: weights)
     }
 

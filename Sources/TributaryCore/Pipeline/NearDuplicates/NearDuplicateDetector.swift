@@ -60,8 +60,13 @@ public struct NearDuplicateDetector: Sendable {
     /// Clusters of indices into `titles` (each cluster ≥ 2 members, sorted; clusters sorted by first index); titles
     /// that are nil/empty never match.
     public func clusters(_ titles: [String?]) -> [[Int]] {
-        var store = HeadlineFingerprints(capacity: titles.count)
-        for title in titles { store.append(title) }
+        clusters(count: titles.count) { titles[$0] }
+    }
+
+    /// ``clusters(_:)`` of `count` titles read one by one (no array of them is made).
+    func clusters(count: Int, title: (Int) -> String?) -> [[Int]] {
+        var store = HeadlineFingerprints(capacity: count)
+        for index in 0..<count { store.append(title(index)) }
         return clusters(of: store)
     }
 

@@ -107,7 +107,8 @@ indirect enum CompiledCondition: Sendable {
     }
 }
 
-/// An item's fields as rules read them, each lower-cased once per item when a rule first reads it. `contains` reads
+/// An item's fields as rules read them, each lower-cased once per item when a rule first reads it (authors and
+/// tags, short, each time). `contains` reads
 /// a field by bytes, lower-casing A–Z as it goes, when the field is ASCII or CJK text whose lower-cased form differs
 /// only there (``ByteSearch/isCaseSimple(_:)``, also found once per item).
 struct ItemFields {
@@ -116,8 +117,6 @@ struct ItemFields {
     private var content: String?
     private var url: String?
     private var source: String?
-    private var authors: [String]?
-    private var tags: [String]?
     private var titleIsSimple: Bool?
     private var summaryIsSimple: Bool?
     private var contentIsSimple: Bool?
@@ -149,8 +148,8 @@ struct ItemFields {
         case .content: return test(Self.cached(&content) { Self.lowercased(item.contentHTML ?? "") })
         case .url: return test(Self.cached(&url) { Self.lowercased(item.url ?? "") })
         case .source: return test(Self.cached(&source) { Self.lowercased(item.source) })
-        case .author: return Self.cached(&authors) { item.authors.compactMap { $0.name.map(Self.lowercased) } }.contains(where: test)
-        case .tags: return Self.cached(&tags) { item.tags.map(Self.lowercased) }.contains(where: test)
+        case .author: return item.authors.contains { $0.name.map { test(Self.lowercased($0)) } ?? false }
+        case .tags: return item.tags.contains { test(Self.lowercased($0)) }
         case .any:
             return RuleField.allCases.contains { $0 != .any && anyText($0, of: item, test) }
         }

@@ -12,7 +12,8 @@ enum RadixSort {
             values.sort()
             return
         }
-        var scratch = [UInt64](repeating: 0, count: values.count)
+        // Each pass writes every element of `scratch` before it is read: no need to zero it first.
+        var scratch = [UInt64](unsafeUninitializedCapacity: values.count) { _, initialized in initialized = values.count }
         let radix = 1 << Int(digitBits)
         let digitMask = UInt64(radix - 1)
         var counts = [Int](repeating: 0, count: radix)

@@ -84,6 +84,18 @@ struct NearDuplicateShingleTests {
         RadixSort.sort(&values)
         #expect(values == expected)
     }
+
+    @Test("radix sort splits many values by their highest digit first and sorts the slices in cache")
+    func radixSortOfManyValues() {
+        var generator = SplitMix(state: 8)
+        for (count, bits) in [(RadixSort.splitThreshold, 40), (RadixSort.splitThreshold + 3_001, 34), (200_000, 64), (70_000, 20)] {
+            var values = (0..<count).map { _ in generator.next() >> UInt64(64 - bits) }
+            values[0] = values[1]  // a repeated value
+            let expected = values.sorted()
+            RadixSort.sort(&values)
+            #expect(values == expected, "\(count) values of \(bits) bits")
+        }
+    }
 }
 
 /// A small deterministic generator for tests.

@@ -10,8 +10,9 @@ struct ByteKeyIndex {
     private var hashes: [UInt64] = []
     /// Each key's value (the position that first had it).
     private var values: [Int] = []
-    /// For each slot, the key's number, or −1.
-    private var slots: [Int32]
+    /// For each slot, the high 32 bits of the key's hash and its number plus one (zero: an empty slot), so that a
+    /// probe rejects other keys without reading their hashes.
+    private var slots: [UInt64]
     /// `slots.count − 1` (a power of two, at most half full).
     private var mask: Int
 
@@ -19,7 +20,7 @@ struct ByteKeyIndex {
     init(capacity: Int) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        slots = [Int32](repeating: -1, count: size)
+        slots = [UInt64](repeating: 0, count: size)
         mask = size - 1
         bytes.reserveCapacity(capacity * 48)
         starts.reserveCapacity(capacity + 1)
@@ -35,13 +36,16 @@ struct ByteKeyIndex {
     /// ``first(_:orInsert:)`` for a key in a buffer.
     mutating func first(_ key: UnsafeBufferPointer<UInt8>, orInsert value: Int) -> Int? {
         let hash = Self.hash(key)
+        let tag = hash & 0xFFFF_FFFF_0000_0000
         var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] >= 0 {
-            let number = Int(slots[slot])
-            if hashes[number] == hash && bytes[starts[number]..<starts[number + 1]].elementsEqual(key) { return values[number] }
+        while slots[slot] != 0 {
+            if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag {
+                let number = Int(slots[slot] & 0xFFFF_FFFF) - 1
+                if hashes[number] == hash && bytes[starts[number]..<starts[number + 1]].elementsEqual(key) { return values[number] }
+            }
             slot = (slot + 1) & mask
         }
-        slots[slot] = Int32(values.count)
+        slots[slot] = tag | UInt64(values.count + 1)
         bytes.append(contentsOf: key)
         starts.append(bytes.count)
         hashes.append(hash)
@@ -52,12 +56,12 @@ struct ByteKeyIndex {
 
     /// Doubles the table.
     private mutating func grow() {
-        slots = [Int32](repeating: -1, count: slots.count * 2)
+        slots = [UInt64](repeating: 0, count: slots.count * 2)
         mask = slots.count - 1
         for number in hashes.indices {
             var slot = Int(truncatingIfNeeded: hashes[number]) & mask
-            while slots[slot] >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(number)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = hashes[number] & 0xFFFF_FFFF_0000_0000 | UInt64(number + 1)
         }
     }
 

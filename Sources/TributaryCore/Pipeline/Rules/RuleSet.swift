@@ -59,10 +59,12 @@ public struct RuleSet: Sendable {
     /// The verdict on one item; `now` anchors `older_than`/`newer_than`.
     public func verdict(on item: Item, now: Date) -> Verdict {
         guard !isEmpty else { return .pass }
+        // Loops rather than closures: a closure that captures `item` copies it (a dozen reference counts).
         var fields = ItemFields()
-        if let index = compiledBlock.firstIndex(where: { fields.matches($0, item, now: now) }) { return .blocked(block[index]) }
-        if !keep.isEmpty, !compiledKeep.contains(where: { fields.matches($0, item, now: now) }) { return .notKept(keep) }
-        return .pass
+        for index in compiledBlock.indices where fields.matches(compiledBlock[index], item, now: now) { return .blocked(block[index]) }
+        guard !keep.isEmpty else { return .pass }
+        for condition in compiledKeep where fields.matches(condition, item, now: now) { return .pass }
+        return .notKept(keep)
     }
 }
 
@@ -151,7 +153,8 @@ struct ItemFields {
         case .author: return item.authors.contains { $0.name.map { test(Self.lowercased($0)) } ?? false }
         case .tags: return item.tags.contains { test(Self.lowercased($0)) }
         case .any:
-            return RuleField.allCases.contains { $0 != .any && anyText($0, of: item, test) }
+            for field in RuleField.allCases where field != .any && anyText(field, of: item, test) { return true }
+            return false
         }
     }
 
@@ -172,7 +175,8 @@ struct ItemFields {
                 return Self.containsAny(text, simple: &simple, lowered: &lowered, needles)
             }
         case .any:
-            return RuleField.allCases.contains { $0 != .any && containsAny($0, of: item, needles) }
+            for field in RuleField.allCases where field != .any && containsAny(field, of: item, needles) { return true }
+            return false
         }
     }
 
@@ -219,11 +223,15 @@ struct ItemFields {
 
     mutating func matches(_ condition: CompiledCondition, _ item: Item, now: Date) -> Bool {
         switch condition {
-        case .contains(let field, let needles): containsAny(field, of: item, needles)
-        case .leaf(let condition): matches(condition, item, now: now)
-        case .all(let conditions): conditions.allSatisfy { matches($0, item, now: now) }
-        case .any(let conditions): conditions.contains { matches($0, item, now: now) }
-        case .not(let inner): !matches(inner, item, now: now)
+        case .contains(let field, let needles): return containsAny(field, of: item, needles)
+        case .leaf(let condition): return matches(condition, item, now: now)
+        case .all(let conditions):
+            for condition in conditions where !matches(condition, item, now: now) { return false }
+            return true
+        case .any(let conditions):
+            for condition in conditions where matches(condition, item, now: now) { return true }
+            return false
+        case .not(let inner): return !matches(inner, item, now: now)
         }
     }
 

@@ -46,12 +46,14 @@ enum PipelineBenchmark {
         var timings: [Pipeline.StageTimings] = []
         var walls: [Double] = []
         var summary = (dropped: 0, merged: 0, river: 0)
+        var riverHash: UInt64 = 0
         for _ in 0..<max(1, runs) {
             let wallStarted = ContinuousClock.now
             let result = Pipeline(rules: rules, dedup: dedup, ranking: hot, now: now).run(batches, clock: ThreadCPUClock())
             walls.append((ContinuousClock.now - wallStarted).inSeconds)
             timings.append(result.timings)
             summary = (result.dropped.count, result.items.reduce(0) { $0 + $1.duplicates.count }, result.items.count)
+            riverHash = Self.fingerprint(result.items)
         }
         let (dateTimings, dateRiver) = {
             let result = Pipeline(rules: rules, dedup: dedup, ranking: date, now: now).run(batches, clock: ThreadCPUClock())
@@ -76,7 +78,8 @@ enum PipelineBenchmark {
                     #""rank_date": \#(dateTimings.rank.inSeconds)"#,
                     #""total_date": \#(dateTimings.total.inSeconds)"#, #""dropped_by_rules": \#(summary.dropped)"#,
                     #""after_rules": \#(kept)"#, #""merged": \#(summary.merged)"#, #""river": \#(summary.river)"#,
-                    #""river_date": \#(dateRiver)"#, #""peak_rss_kb_input": \#(memoryBefore)"#,
+                    #""river_date": \#(dateRiver)"#, #""river_hash": "\#(String(riverHash, radix: 16))""#,
+                    #""peak_rss_kb_input": \#(memoryBefore)"#,
                     #""peak_rss_kb": \#(peakResidentKB())"#,
                 ].joined(separator: ", ") + "}")
     }
@@ -93,6 +96,32 @@ enum PipelineBenchmark {
             Rule(location: "bench.yaml:7:7", condition: .all([.text(.source, .equals("toutiao")), .metric("comments", .lt, 3)])),
             Rule(location: "bench.yaml:8:7", condition: .olderThan(.seconds(14 * 86_400))),
         ])
+    }
+
+    /// A hash of the river in order (ids, sources, links, titles, scores and duplicates), to check that a faster
+    /// build gives the same river.
+    static func fingerprint(_ items: [Item]) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func add(_ text: String?) {
+            for byte in (text ?? "\u{0}").utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            hash = (hash ^ 0xFF) &* 0x0000_0100_0000_01B3
+        }
+        for item in items {
+            add(item.id)
+            add(item.source)
+            add(item.url)
+            add(item.title)
+            add(item.summary)
+            add(item.tags.joined(separator: ","))
+            add(item.score.map { String($0.bitPattern) })
+            add(item.published.map { String($0.timeIntervalSinceReferenceDate.bitPattern) })
+            for duplicate in item.duplicates {
+                add(duplicate.source)
+                add(duplicate.url)
+                add(duplicate.title)
+            }
+        }
+        return hash
     }
 
     /// The peak resident memory of this process so far, in kilobytes (`getrusage`).

@@ -84,6 +84,36 @@ struct NearDuplicateShingleTests {
         RadixSort.sort(&values)
         #expect(values == expected)
     }
+
+    @Test("a shingle sketch never rules out a pair whose similarity reaches the threshold")
+    func shingleSketches() {
+        var generator = SplitMix(state: 9)
+        for _ in 0..<20_000 {
+            let pool = (0..<40).map { _ in UInt32(truncatingIfNeeded: generator.next()) }
+            let a = Set((0..<(1 + Int(generator.next() % 30))).map { _ in pool[Int(generator.next() % 40)] }).sorted()
+            let b = Set((0..<(1 + Int(generator.next() % 30))).map { _ in pool[Int(generator.next() % 40)] }).sorted()
+            var sketch = ShingleSketch()
+            for shingle in b { sketch.insert(shingle) }
+            let shared = Set(a).intersection(b).count
+            #expect(a.filter(sketch.mayContain).count >= shared)
+            let jaccard = Double(shared) / Double(a.count + b.count - shared)
+            for threshold in [0.2, 0.45, 0.6, 0.8, 1.0] where jaccard >= threshold {
+                #expect(a.withUnsafeBufferPointer { sketch.mayReach(threshold, with: $0) }, "J \(jaccard) ≥ \(threshold)")
+            }
+        }
+    }
+
+    @Test("radix sort splits many values by their highest digit first and sorts the slices in cache")
+    func radixSortOfManyValues() {
+        var generator = SplitMix(state: 8)
+        for (count, bits) in [(RadixSort.splitThreshold, 40), (RadixSort.splitThreshold + 3_001, 34), (200_000, 64), (70_000, 20)] {
+            var values = (0..<count).map { _ in generator.next() >> UInt64(64 - bits) }
+            values[0] = values[1]  // a repeated value
+            let expected = values.sorted()
+            RadixSort.sort(&values)
+            #expect(values == expected, "\(count) values of \(bits) bits")
+        }
+    }
 }
 
 /// A small deterministic generator for tests.

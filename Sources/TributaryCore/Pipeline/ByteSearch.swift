@@ -27,19 +27,108 @@ enum ByteSearch {
         return false
     }
 
+    /// The byte with A–Z lower-cased.
+    @inline(__always)
+    static func lowerASCII(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+
+    /// Whether `needle` occurs in `haystack` with its A–Z lower-cased: for a text that ``isCaseSimple(_:)``, what a
+    /// byte search in `String.lowercased()` of it finds, without making that string.
+    static func containsLowercased(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard haystack.count >= needle.count else { return false }
+        let last = haystack.count - needle.count
+        var start = 0
+        while start <= last {
+            if lowerASCII(haystack[start]) == first {
+                var matched = 1
+                while matched < needle.count && lowerASCII(haystack[start + matched]) == needle[matched] { matched += 1 }
+                if matched == needle.count { return true }
+            }
+            start += 1
+        }
+        return false
+    }
+
+    /// Whether `haystack` begins with `prefix` once its A–Z are lower-cased.
+    static func hasPrefixLowercased(_ haystack: UnsafeBufferPointer<UInt8>, _ prefix: some Collection<UInt8>) -> Bool {
+        guard haystack.count >= prefix.count else { return false }
+        var index = 0
+        for byte in prefix {
+            if lowerASCII(haystack[index]) != byte { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Whether `haystack` begins with `prefix`.
+    static func hasPrefix(_ haystack: UnsafeBufferPointer<UInt8>, _ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard haystack.count >= prefix.count else { return false }
+        for index in prefix.indices where haystack[index] != prefix[index] { return false }
+        return true
+    }
+
     /// Whether a byte search in `text` finds exactly what a search by characters with canonical equivalence would:
     /// true when every scalar of both texts is ASCII or in a block without canonical decompositions or combining
     /// marks (CJK ideographs and punctuation, general punctuation, full-width forms but the two sound marks).
     static func isBytewiseSearchable(_ text: String) -> Bool {
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0..<0x80, 0x2002...0x206F, 0x3000...0x3029, 0x3030...0x303F, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xFF01...0xFF9D,
-                0xFFA0...0xFFEF:
-                continue
-            default:
-                return false
+        var text = text
+        return text.withUTF8 { bytes in allScalars(bytes, isBytewiseSearchableScalar) }
+    }
+
+    /// A scalar value in the blocks of ``isBytewiseSearchable(_:)`` (ASCII aside).
+    @inline(__always)
+    static func isBytewiseSearchableScalar(_ value: UInt32) -> Bool {
+        switch value {
+        case 0..<0x80, 0x2002...0x206F, 0x3000...0x3029, 0x3030...0x303F, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xFF01...0xFF9D,
+            0xFFA0...0xFFEF:
+            true
+        default: false
+        }
+    }
+
+    /// Whether the text in `bytes` is bytewise searchable (``isBytewiseSearchable(_:)``) and `String.lowercased()`
+    /// changes nothing in it but A–Z: every scalar is ASCII or in one of those blocks, the full-width capitals
+    /// `Ａ`–`Ｚ` excepted. No such scalar case-folds to ASCII either, so case-insensitive matching of an ASCII pattern
+    /// in such a text is ASCII case-insensitive matching.
+    static func isCaseSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        allScalars(bytes) { value in isBytewiseSearchableScalar(value) && !(0xFF21...0xFF3A).contains(value) }
+    }
+
+    /// Whether `test` holds for every scalar outside ASCII of the valid UTF-8 in `bytes` (only scalars of three
+    /// bytes, U+0800…U+FFFF, are ever accepted).
+    @inline(__always)
+    static func allScalars(_ bytes: UnsafeBufferPointer<UInt8>, _ test: (UInt32) -> Bool) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            // Eight ASCII bytes at a time.
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 != 0 { break }
+                index += 8
             }
+            guard index < count else { break }
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            guard byte & 0xF0 == 0xE0, index + 2 < count else { return false }
+            let value = UInt32(byte & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+            guard test(value) else { return false }
+            index += 3
         }
         return true
+    }
+
+    /// Whether every byte is ASCII (eight at a time).
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        allScalars(bytes) { _ in false }
+    }
+
+    /// Whether the bytes hold an A–Z.
+    static func hasUppercaseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.contains { $0 &- 0x41 < 26 }
     }
 }

@@ -12,11 +12,15 @@ public struct CanonicalURL: Sendable {
     ]
 
     /// The parameter names dropped (compared lower-cased); `utm_*` always is.
-    public var trackingParameters: Set<String>
+    public var trackingParameters: Set<String> { didSet { trackingNames = TrackingNames(trackingParameters) } }
+
+    /// `trackingParameters` as bytes, for the byte-level paths.
+    private var trackingNames: TrackingNames
 
     /// Uses the default tracking parameters plus `extra` (e.g. from `dedup: {tracking_parameters: [...]}`).
     public init(extra: [String] = []) {
         trackingParameters = Self.defaultTrackingParameters.union(extra.map { $0.lowercased() })
+        trackingNames = TrackingNames(trackingParameters)
     }
 
     /// The comparison key, or nil for something that is not an absolute http(s) URL.
@@ -24,6 +28,150 @@ public struct CanonicalURL: Sendable {
         let trimmed = Normalizer.trimmed(text)
         return (Parts(simple: trimmed) ?? Parts(trimmed)).map(key)
     }
+
+    /// Appends ``key(for:)`` of `text` to `key` as UTF-8 bytes, when `text` is a plain ASCII link that the byte
+    /// parser reads and no query name has a `%`, and returns true; else leaves `key` as it was and returns false (the
+    /// caller then asks ``key(for:)``).
+    func appendKey(for text: String, to key: inout [UInt8]) -> Bool {
+        guard trackingNames.isUsable else { return false }
+        var text = text
+        return text.withUTF8 { bytes in
+            let start = key.count
+            if appendKey(bytes, to: &key) { return true }
+            key.removeSubrange(start...)
+            return false
+        }
+    }
+
+    /// ``appendKey(for:to:)`` on the link's bytes, as ``Parts/init(simple:)`` and ``key(_:)`` read them.
+    private func appendKey(_ bytes: UnsafeBufferPointer<UInt8>, to key: inout [UInt8]) -> Bool {
+        // Links with spaces at their ends are trimmed first (Normalizer.trimmed); those go the general way.
+        guard let first = bytes.first, let last = bytes.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F else {
+            return false
+        }
+        let https: Bool
+        if bytes.count >= 8 && ByteSearch.hasPrefixLowercased(bytes, Self.httpsBytes) {
+            https = true
+        } else if bytes.count >= 7 && ByteSearch.hasPrefixLowercased(bytes, Self.httpBytes) {
+            https = false
+        } else {
+            return false
+        }
+        let begin = https ? 8 : 7
+        let end = bytes.count
+        var sawFragment = false
+        var authorityEnd = -1
+        var index = begin
+        while index < end {
+            let byte = bytes[index]
+            guard byte > 0x20, byte < 0x7F, Parts.isAccepted(byte) else { return false }
+            if byte == 0x23 {
+                if sawFragment { return false }
+                sawFragment = true
+            }
+            if byte == 0x25 {
+                guard index + 2 < end, Parts.isHex(bytes[index + 1]), Parts.isHex(bytes[index + 2]) else { return false }
+            }
+            if authorityEnd < 0 && (byte == 0x2F || byte == 0x3F || byte == 0x23) { authorityEnd = index }
+            index += 1
+        }
+        if authorityEnd < 0 { authorityEnd = end }
+        let hostEnd = bytes[begin..<authorityEnd].firstIndex(of: 0x3A) ?? authorityEnd
+        guard hostEnd > begin else { return false }
+        key.append(0x2F)
+        key.append(0x2F)
+        let hostStart = key.count
+        for byte in bytes[begin..<hostEnd] {
+            guard (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2E || byte == 0x2D else {
+                return false
+            }
+            key.append(ByteSearch.lowerASCII(byte))
+        }
+        let host = hostStart..<key.count
+        // xn-- (IDN) hosts go the general way.
+        if host.count >= 4 {
+            for position in host.lowerBound...(host.upperBound - 4)
+            where key[position] == 0x78 && key[position + 1] == 0x6E && key[position + 2] == 0x2D && key[position + 3] == 0x2D {
+                return false
+            }
+        }
+        if host.count >= 4 && key[hostStart] == 0x77 && key[hostStart + 1] == 0x77 && key[hostStart + 2] == 0x77
+            && key[hostStart + 3] == 0x2E
+        {
+            key.removeSubrange(hostStart..<hostStart + 4)  // www.
+        }
+        if hostEnd < authorityEnd {
+            let digits = bytes[(hostEnd + 1)..<authorityEnd]
+            guard (1...5).contains(digits.count), digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+            let number = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            guard number <= 65535 else { return false }
+            if number != (https ? 443 : 80) {
+                key.append(0x3A)
+                key.append(contentsOf: String(number).utf8)
+            }
+        }
+        let pathEnd = bytes[authorityEnd..<end].firstIndex { $0 == 0x3F || $0 == 0x23 } ?? end
+        var pathLast = pathEnd
+        while pathLast > authorityEnd && bytes[pathLast - 1] == 0x2F { pathLast -= 1 }
+        key.append(contentsOf: bytes[authorityEnd..<pathLast])
+        guard pathEnd < end, bytes[pathEnd] == 0x3F else { return true }
+        let queryEnd = bytes[(pathEnd + 1)..<end].firstIndex(of: 0x23) ?? end
+        return appendQuery(bytes, from: pathEnd + 1, to: queryEnd, to: &key)
+    }
+
+    /// The query part of ``appendKey(_:to:)``: the items that do not track, sorted by name, then value, then position
+    /// (`sorted` is stable), joined by `&` after a `?`; false when a name has a `%`.
+    private func appendQuery(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, to key: inout [UInt8]) -> Bool {
+        // Each kept item: where it is, where its name (the first run between `=` signs) and its value are.
+        var kept: [(item: Range<Int>, name: Range<Int>, value: Range<Int>)] = []
+        var index = start
+        while index < end {
+            let itemEnd = bytes[index..<end].firstIndex(of: 0x26) ?? end
+            if itemEnd > index {
+                let nameStart = bytes[index..<itemEnd].firstIndex { $0 != 0x3D } ?? itemEnd
+                let nameEnd = bytes[nameStart..<itemEnd].firstIndex(of: 0x3D) ?? itemEnd
+                let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd])
+                if name.contains(0x25) { return false }
+                if !trackingNames.contains(name) {
+                    let valueStart = nameEnd < itemEnd ? nameEnd + 1 : itemEnd
+                    kept.append((index..<itemEnd, nameStart..<nameEnd, valueStart..<itemEnd))
+                }
+            }
+            index = itemEnd + 1
+        }
+        guard !kept.isEmpty else { return true }
+        if kept.count > 1 {
+            let before = { (a: Range<Int>, b: Range<Int>) -> Bool? in
+                let x = bytes[a]
+                let y = bytes[b]
+                if x.elementsEqual(y) { return nil }
+                return x.lexicographicallyPrecedes(y)
+            }
+            // Insertion sort: stable, and queries are short.
+            for position in 1..<kept.count {
+                let current = kept[position]
+                var slot = position
+                while slot > 0 {
+                    let previous = kept[slot - 1]
+                    let order = before(current.name, previous.name) ?? before(current.value, previous.value) ?? false
+                    guard order else { break }
+                    kept[slot] = previous
+                    slot -= 1
+                }
+                kept[slot] = current
+            }
+        }
+        var separator: UInt8 = 0x3F
+        for item in kept {
+            key.append(separator)
+            key.append(contentsOf: bytes[item.item])
+            separator = 0x26
+        }
+        return true
+    }
+
+    private static let httpsBytes: [UInt8] = Array("https://".utf8)
+    private static let httpBytes: [UInt8] = Array("http://".utf8)
 
     /// The key as `URLComponents` parses the link: what ``key(for:)`` does for links the fast
     /// parser leaves alone, and what it must agree with on the others (for tests).
@@ -44,7 +192,8 @@ public struct CanonicalURL: Sendable {
 
     /// The link to show: tracking parameters removed, everything else as written.
     public func clean(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return cleanASCII(text) }
+        var copy = text
+        if copy.withUTF8(ByteSearch.isASCII) { return cleanASCII(text) }
         guard let question = text.firstIndex(of: "?") else { return text }
         let fragmentStart = text[question...].firstIndex(of: "#") ?? text.endIndex
         let items = text[text.index(after: question)..<fragmentStart].split(separator: "&", omittingEmptySubsequences: true)
@@ -60,6 +209,64 @@ public struct CanonicalURL: Sendable {
 
     /// ``clean(_:)`` for an ASCII link, by bytes; the link itself when it has no tracking parameter.
     private func cleanASCII(_ text: String) -> String {
+        var copy = text
+        if trackingNames.isUsable, let cleaned = copy.withUTF8({ cleanBytes($0, text) }) { return cleaned }
+        return cleanASCIIByStrings(text)
+    }
+
+    /// ``cleanASCIIByStrings(_:)`` without a string or an array a parameter: nil when a parameter name has a `%`
+    /// (it is compared decoded), else the link, itself when nothing is dropped.
+    private func cleanBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> String? {
+        guard let question = bytes.firstIndex(of: 0x3F) else { return text }
+        let end = bytes[question...].firstIndex(of: 0x23) ?? bytes.count
+        var anyTracking = false
+        var index = question + 1
+        while index < end {
+            let itemEnd = bytes[index..<end].firstIndex(of: 0x26) ?? end
+            if itemEnd > index {
+                guard let tracking = isTrackingItem(UnsafeBufferPointer(rebasing: bytes[index..<itemEnd])) else { return nil }
+                if tracking {
+                    anyTracking = true
+                    break
+                }
+            }
+            index = itemEnd + 1
+        }
+        guard anyTracking else { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        output.append(contentsOf: bytes[..<question])
+        var separator: UInt8 = 0x3F
+        index = question + 1
+        while index < end {
+            let itemEnd = bytes[index..<end].firstIndex(of: 0x26) ?? end
+            let item = UnsafeBufferPointer(rebasing: bytes[index..<itemEnd])
+            if itemEnd > index {
+                guard let tracking = isTrackingItem(item) else { return nil }
+                if !tracking {
+                    output.append(separator)
+                    output.append(contentsOf: item)
+                    separator = 0x26
+                }
+            }
+            index = itemEnd + 1
+        }
+        output.append(contentsOf: bytes[end...])
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether the query item `name=value` (or `name`) tracks, by the name as ``cleanASCIIByStrings(_:)`` reads it:
+    /// the first run of bytes between `=` signs. Nil when that name has a `%`.
+    private func isTrackingItem(_ item: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let start = item.firstIndex { $0 != 0x3D } ?? item.count
+        let end = item[start...].firstIndex(of: 0x3D) ?? item.count
+        let name = UnsafeBufferPointer(rebasing: item[start..<end])
+        if name.contains(0x25) { return nil }
+        return trackingNames.contains(name)
+    }
+
+    /// ``clean(_:)`` for an ASCII link, through strings (for names with `%`, and to check the byte path against).
+    func cleanASCIIByStrings(_ text: String) -> String {
         let utf8 = text.utf8
         guard let question = utf8.firstIndex(of: 0x3F) else { return text }
         let fragmentStart = utf8[question...].firstIndex(of: 0x23) ?? utf8.endIndex
@@ -78,6 +285,41 @@ public struct CanonicalURL: Sendable {
     private func isTracking(_ name: String) -> Bool {
         let lowered = name.lowercased()
         return lowered.hasPrefix("utm_") || trackingParameters.contains(lowered)
+    }
+
+    /// The parameter names of ``trackingParameters`` as ASCII bytes by length, for comparing a name without making a
+    /// string of it.
+    private struct TrackingNames: Sendable {
+        /// The names of each length.
+        private var byLength: [[[UInt8]]] = []
+        /// Whether every name is ASCII: a name outside ASCII could equal an ASCII one by canonical equivalence, and then
+        /// only strings compare right.
+        private(set) var isUsable = true
+
+        init(_ names: Set<String>) {
+            for name in names {
+                let bytes = Array(name.utf8)
+                guard bytes.allSatisfy({ $0 < 0x80 }) else {
+                    isUsable = false
+                    continue
+                }
+                while byLength.count <= bytes.count { byLength.append([]) }
+                byLength[bytes.count].append(bytes)
+            }
+        }
+
+        /// Whether the ASCII `name`, lower-cased, begins with `utm_` or is one of the names: ``isTracking(_:)``.
+        func contains(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+            if name.count >= 4 && ByteSearch.lowerASCII(name[0]) == 0x75 && ByteSearch.lowerASCII(name[1]) == 0x74
+                && ByteSearch.lowerASCII(name[2]) == 0x6D && name[3] == 0x5F
+            {
+                return true  // utm_
+            }
+            guard name.count < byLength.count else { return false }
+            return byLength[name.count].contains { candidate in
+                candidate.withUnsafeBufferPointer { ByteSearch.hasPrefixLowercased(name, $0) }
+            }
+        }
     }
 
     /// The pieces of an http(s) URL, normalized.
@@ -153,14 +395,14 @@ public struct CanonicalURL: Sendable {
 
         /// Whether a printable ASCII byte is one `URLComponents` accepts unencoded (`[`, `]` and
         /// `@`, which it does accept in places, are left to it).
-        private static func isAccepted(_ byte: UInt8) -> Bool {
+        static func isAccepted(_ byte: UInt8) -> Bool {
             switch byte {
             case 0x22, 0x3C, 0x3E, 0x5C, 0x5E, 0x60, 0x7B, 0x7C, 0x7D, 0x5B, 0x5D, 0x40: false  // "<>\^`{|}[]@
             default: true
             }
         }
 
-        private static func isHex(_ byte: UInt8) -> Bool {
+        static func isHex(_ byte: UInt8) -> Bool {
             (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
         }
 

@@ -31,7 +31,14 @@ public struct Normalizer: Sendable {
 
     /// Makes one item uniform in place, adding what the user should hear about to `problems`.
     public func normalize(_ item: inout Item, problems: inout [Problem]) {
-        let limit = now.addingTimeInterval(futureTolerance.inSeconds)
+        normalize(&item, problems: &problems, limit: futureLimit)
+    }
+
+    /// The latest date an item may have: `now` plus the tolerance.
+    var futureLimit: Date { now.addingTimeInterval(futureTolerance.inSeconds) }
+
+    /// ``normalize(_:problems:)`` with ``futureLimit`` worked out once by the caller.
+    func normalize(_ item: inout Item, problems: inout [Problem], limit: Date) {
         if let title = item.title { item.title = Self.nonEmpty(Self.plainLine(title)) }
         if let summary = item.summary { item.summary = Self.nonEmpty(Self.plainLine(summary)) }
         if let url = item.url { item.url = Self.nonEmpty(canonicalURL.clean(Self.trimmed(url))) }
@@ -69,10 +76,15 @@ public struct Normalizer: Sendable {
     /// One line of plain text: tags stripped and entities decoded when there are any, runs of
     /// whitespace (newlines included) collapsed, ends trimmed.
     static func plainLine(_ text: String) -> String {
-        if isPlainLine(text) { return text }
-        if let trimmed = withoutOuterSpaces(text), isPlainLine(trimmed) { return trimmed }
+        if let plain = alreadyPlainLine(text, markup: false) { return plain }
         // Byte searches: String.contains(String) would go through Foundation's locale-aware search.
         let plain = text.utf8.contains(0x3C) || text.utf8.contains(0x26) ? HTMLSanitizer.plainText(fromHTML: text) : text
+        return alreadyPlainLine(plain, markup: true) ?? collapsingWhitespace(plain)
+    }
+
+    /// `text` collapsed character by character: what ``plainLine(_:)`` does with text that is not already one line
+    /// (the fast paths must agree with it).
+    static func collapsingWhitespace(_ plain: String) -> String {
         var output = ""
         output.reserveCapacity(plain.utf8.count)
         var pendingSpace = false
@@ -88,25 +100,58 @@ public struct Normalizer: Sendable {
         return output
     }
 
+    /// `text` when it is one line already (``isPlainLine(_:)``), or `text` without the ASCII spaces at its ends
+    /// when that is (``withoutOuterSpaces(_:markup:)``); nil otherwise. With `markup`, `<` and `&` count as
+    /// ordinary characters (the text is plain text already, markup removed).
+    static func alreadyPlainLine(_ text: String, markup: Bool) -> String? {
+        var copy = text
+        return copy.withUTF8 { bytes -> String? in
+            if isPlainLine(bytes, markup: markup) { return text }
+            return withoutOuterSpaces(bytes, markup: markup)
+        }
+    }
+
     /// Whether ``plainLine(_:)`` would return `text` as it is: no markup or entity, no control
     /// character, no whitespace but single spaces between other characters (most titles). A space
     /// before a character outside ASCII and CJK ideographs sends the text the slow way, since it
     /// could begin a grapheme cluster with a combining mark.
     static func isPlainLine(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isPlainLine($0, markup: false) }
+    }
+
+    /// ``isPlainLine(_:)`` on the text's UTF-8 bytes (valid UTF-8); with `markup`, `<` and `&` are ordinary.
+    static func isPlainLine(_ bytes: UnsafeBufferPointer<UInt8>, markup: Bool) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
         var atStart = true
         var afterSpace = false
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if value == 0x20 {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            // Eight printable ASCII bytes but space, `<` and `&` at a time.
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                guard !Self.hasSpecialByte(word, markup: markup) else { break }
+                index += 8
+                atStart = false
+                afterSpace = false
+            }
+            guard index < count else { break }
+            let byte = bytes[index]
+            if byte == 0x20 {
                 if atStart || afterSpace { return false }
                 afterSpace = true
+                index += 1
                 continue
             }
-            if value < 0x80 {
-                if value < 0x20 || value == 0x7F || value == 0x3C || value == 0x26 { return false }  // controls, < and &
+            if byte < 0x80 {
+                if byte < 0x20 || byte == 0x7F { return false }  // controls
+                if !markup && (byte == 0x3C || byte == 0x26) { return false }  // < and &
+                index += 1
             } else {
+                let value = Self.scalar(bytes, at: &index)
                 if afterSpace && !(0x3400...0x9FFF).contains(value) { return false }
-                if value <= 0x3000 && scalar.properties.isWhitespace { return false }  // none above U+3000
+                if isWhitespaceAbove127(value) { return false }
             }
             atStart = false
             afterSpace = false
@@ -114,15 +159,87 @@ public struct Normalizer: Sendable {
         return !afterSpace
     }
 
-    /// `text` without the ASCII spaces at its ends, when the characters next to them are ASCII or
-    /// CJK ideographs (so that no space was part of a larger character); nil otherwise.
+    /// Whether one of the eight bytes of `word` is a space, a control, outside ASCII, or (without `markup`) `<` or
+    /// `&` (exact bit tricks: no false answer either way).
+    @inline(__always)
+    private static func hasSpecialByte(_ word: UInt64, markup: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below21 = (word &- ones &* 0x21) & ~word & highs  // a byte < 0x21
+        let above7E = ((word &+ ones &* (127 - 0x7E)) | word) & highs  // a byte > 0x7E
+        if below21 | above7E != 0 { return true }
+        if markup { return false }
+        let lt = word ^ (ones &* 0x3C)
+        let amp = word ^ (ones &* 0x26)
+        return ((lt &- ones) & ~lt & highs) | ((amp &- ones) & ~amp & highs) != 0
+    }
+
+    /// The scalar whose UTF-8 sequence starts at `index` (valid UTF-8); moves `index` past it.
+    @inline(__always)
+    private static func scalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> UInt32 {
+        let byte = bytes[index]
+        switch byte {
+        case 0..<0x80:
+            index += 1
+            return UInt32(byte)
+        case 0xC0..<0xE0:
+            defer { index += 2 }
+            return UInt32(byte & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+        case 0xE0..<0xF0:
+            defer { index += 3 }
+            return UInt32(byte & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+        default:
+            defer { index += 4 }
+            return UInt32(byte & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F) << 6
+                | UInt32(bytes[index + 3] & 0x3F)
+        }
+    }
+
+    /// The scalar whose UTF-8 sequence ends at `end` (exclusive).
+    private static func scalar(_ bytes: UnsafeBufferPointer<UInt8>, endingAt end: Int) -> UInt32 {
+        var start = end - 1
+        while start > 0 && bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return scalar(bytes, at: &start)
+    }
+
+    /// Whether a scalar above U+007F has the Unicode White_Space property (none is above U+3000).
+    @inline(__always)
+    static func isWhitespaceAbove127(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
+    /// Whether a space next to this scalar is a character of its own: ASCII, CJK ideographs and punctuation and
+    /// full-width forms are no combining mark, spacing mark or joiner (which would join a space before them into one
+    /// character) and no prepended concatenation mark (which would join a space after them).
+    @inline(__always)
+    static func standsApartFromSpaces(_ value: UInt32) -> Bool {
+        switch value {
+        case 0..<0x80, 0x3001...0x3029, 0x3030...0x303F, 0x3400...0x9FFF, 0xFF01...0xFF9D, 0xFFA0...0xFFEF: true
+        default: false
+        }
+    }
+
+    /// `text` without the ASCII spaces at its ends, when what is left is a plain line (``isPlainLine(_:markup:)``)
+    /// and the characters next to the spaces stand apart from them (``standsApartFromSpaces(_:)``), so that no space
+    /// was part of a larger character; nil otherwise.
     static func withoutOuterSpaces(_ text: String) -> String? {
-        let utf8 = text.utf8
-        guard let start = utf8.firstIndex(where: { $0 != 0x20 }), let last = utf8.lastIndex(where: { $0 != 0x20 }) else { return nil }
-        let inner = String(decoding: utf8[start...last], as: UTF8.self)  // spaces are whole scalars: no cut in one
-        guard let first = inner.unicodeScalars.first, let final = inner.unicodeScalars.last else { return nil }
-        let safe = { (scalar: Unicode.Scalar) in scalar.isASCII || (0x3400...0x9FFF).contains(scalar.value) }
-        return safe(first) && safe(final) ? inner : nil
+        var copy = text
+        return copy.withUTF8 { withoutOuterSpaces($0, markup: false) }
+    }
+
+    /// ``withoutOuterSpaces(_:)`` on UTF-8 bytes.
+    static func withoutOuterSpaces(_ bytes: UnsafeBufferPointer<UInt8>, markup: Bool) -> String? {
+        guard let start = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 }) else { return nil }
+        guard start > 0 || last < bytes.count - 1 else { return nil }
+        var index = start
+        guard standsApartFromSpaces(scalar(bytes, at: &index)), standsApartFromSpaces(scalar(bytes, endingAt: last + 1)) else {
+            return nil
+        }
+        let inner = UnsafeBufferPointer(rebasing: bytes[start...last])  // spaces are whole scalars: no cut in one
+        return isPlainLine(inner, markup: markup) ? String(decoding: inner, as: UTF8.self) : nil
     }
 
     /// `text` without whitespace at either end; links almost never have any, and then are not copied.

@@ -112,18 +112,24 @@ public struct Pipeline: Sendable {
             let start = items.count
             prepare(batch, into: &items)
             var found: [Problem] = []
-            for index in start..<items.count { normalizer.normalize(&items[index], problems: &found) }
+            let limit = normalizer.futureLimit
+            items.withUnsafeMutableBufferPointer { items in
+                for index in start..<items.count { normalizer.normalize(&items[index], problems: &found, limit: limit) }
+            }
             if !found.isEmpty { problems[batch.source.name] = found }
             timings.normalize += started.duration(to: clock.now)
             started = clock.now
-            for index in start..<items.count {
-                if let reason = Self.reason(batch.source.rules.verdict(on: items[index], now: now), scope: "source rules")
-                    ?? Self.reason(rules.verdict(on: items[index], now: now), scope: "global rules")
-                {
-                    dropped.append(Drop(source: items[index].source, id: items[index].id, title: items[index].title, reason: reason))
-                    keep.append(false)
-                } else {
-                    keep.append(true)
+            let sourceRules = batch.source.rules
+            items.withUnsafeBufferPointer { items in
+                for index in start..<items.count {
+                    if let reason = Self.reason(sourceRules.verdict(on: items[index], now: now), scope: "source rules")
+                        ?? Self.reason(rules.verdict(on: items[index], now: now), scope: "global rules")
+                    {
+                        dropped.append(Drop(source: items[index].source, id: items[index].id, title: items[index].title, reason: reason))
+                        keep.append(false)
+                    } else {
+                        keep.append(true)
+                    }
                 }
             }
             timings.rules += started.duration(to: clock.now)
@@ -139,7 +145,7 @@ public struct Pipeline: Sendable {
         if let threshold = dedup.nearDuplicates { mergeNearDuplicates(&items, threshold: threshold, weights: weights) }
         timings.nearDuplicates = started.duration(to: clock.now)
         started = clock.now
-        let ranked = Ranker(ranking, now: now).rank(items, weights: weights)
+        let ranked = Ranker(ranking, now: now).rank(consume items, weights: weights)
         timings.rank = started.duration(to: clock.now)
         return Result(items: ranked, dropped: dropped, problems: problems, timings: timings)
     }
@@ -187,21 +193,40 @@ public struct Pipeline: Sendable {
     func mergeSameURL(_ items: inout [Item], weights: [String: Double]) {
         let canonical = CanonicalURL(extra: dedup.trackingParameters)
         // Each key's first item, and for each item the next one with the same key: one table entry a
-        // link, and arrays only for the few links that repeat.
-        var first: [String: Int] = [:]
-        first.reserveCapacity(items.count)
+        // link, and arrays only for the few links that repeat. Keys are bytes in one buffer (ASCII keys compare
+        // equal as strings exactly when their bytes do); the rare key outside ASCII is a string in a dictionary.
+        var firstOfKey = ByteKeyIndex(capacity: items.count)
+        var firstOfUnicodeKey: [String: Int] = [:]
         var next = [Int](repeating: -1, count: items.count)
-        var last: [Int: Int] = [:]
+        var last = [Int](repeating: -1, count: items.count)
+        var heads: [Int] = []
+        var key: [UInt8] = []
+        key.reserveCapacity(256)
         for index in items.indices {
-            guard let url = items[index].url, let key = canonical.key(for: url) else { continue }
-            if let head = first[key] {
-                next[last[head] ?? head] = index
-                last[head] = index
+            guard let url = items[index].url else { continue }
+            key.removeAll(keepingCapacity: true)
+            let head: Int?
+            if canonical.appendKey(for: url, to: &key) {
+                head = firstOfKey.first(key, orInsert: index)
             } else {
-                first[key] = index
+                guard let text = canonical.key(for: url) else { continue }
+                if let ascii = ByteKeyIndex.asciiEquivalent(of: text) {
+                    head = firstOfKey.first(ascii, orInsert: index)
+                } else {
+                    head = firstOfUnicodeKey[text]
+                    if head == nil { firstOfUnicodeKey[text] = index }
+                }
             }
+            guard let head else { continue }
+            if last[head] < 0 {
+                heads.append(head)
+                next[head] = index
+            } else {
+                next[last[head]] = index
+            }
+            last[head] = index
         }
-        let groups = last.keys.map { head in
+        let groups = heads.map { head in
             var group = [head]
             var index = next[head]
             while index >= 0 {
@@ -222,7 +247,8 @@ public struct Pipeline: Sendable {
 
     /// ``mergeNearDuplicates(_:threshold:weights:)`` in place.
     func mergeNearDuplicates(_ items: inout [Item], threshold: Double, weights: [String: Double]) {
-        let clusters = NearDuplicateDetector(threshold: threshold).clusters(items.map(\.title))
+        let detector = NearDuplicateDetector(threshold: threshold)
+        let clusters = items.withUnsafeBufferPointer { items in detector.clusters(count: items.count) { items[$0].title } }
         merge(&items, groups: clusters, weights: weights)
     }
 

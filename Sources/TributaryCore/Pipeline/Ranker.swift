@@ -18,43 +18,89 @@ public struct Ranker: Sendable {
 
     /// The items in river order; `weights` are the sources' weights (1 when absent).
     public func rank(_ items: consuming [Item], weights: [String: Double] = [:]) -> [Item] {
-        var ranked = items
         let hot = configuration.strategy == .hot
+        // Each item's source as a number, numbered in the order of the names: ties, limits and interleaving compare
+        // numbers instead of strings.
+        let (sourceOf, sourceNames) = Self.sourceNumbers(items)
+        let sourceCount = sourceNames.count
         if hot {
-            let engagement = Self.engagement(ranked)
-            for index in ranked.indices {
-                ranked[index].score = score(ranked[index], engagement: engagement[index], weight: weights[ranked[index].source] ?? 1)
+            let sourceWeights = sourceNames.map { weights[$0] ?? 1 }
+            let engagement = Self.engagement(items, sourceOf: sourceOf, sourceCount: sourceCount)
+            items.withUnsafeMutableBufferPointer { items in
+                for index in items.indices {
+                    items[index].score = score(
+                        date: items[index].date, engagement: engagement[index], weight: sourceWeights[Int(sourceOf[index])])
+                }
             }
         }
-        // Positions are sorted by keys read once, then the items are moved into that order.
-        let scores = hot ? ranked.indices.map { ranked[$0].score ?? 0 } : []
-        let dates = ranked.indices.map { (ranked[$0].date ?? now).timeIntervalSinceReferenceDate }
-        var order = Array(ranked.indices)
-        order.sort { a, b in
-            if hot && scores[a] != scores[b] { return scores[a] > scores[b] }
-            if dates[a] != dates[b] { return dates[a] > dates[b] }
-            if ranked[a].source != ranked[b].source { return ranked[a].source < ranked[b].source }
-            return ranked[a].id < ranked[b].id
+        // Positions are sorted by keys read once, then the items are moved into that order. Items are read through
+        // a buffer pointer: reading a field of an array element in a closure can copy the whole item.
+        var order = Array(items.indices)
+        items.withUnsafeBufferPointer { items in
+            let scores = hot ? items.map { $0.score ?? 0 } : []
+            let dates = items.map { ($0.date ?? now).timeIntervalSinceReferenceDate }
+            order.sort { a, b in
+                if hot && scores[a] != scores[b] { return scores[a] > scores[b] }
+                if dates[a] != dates[b] { return dates[a] > dates[b] }
+                if sourceOf[a] != sourceOf[b] { return sourceOf[a] < sourceOf[b] }
+                return items[a].id < items[b].id
+            }
         }
-        InPlace.permute(&ranked, by: order)
+        InPlace.permute(&items, by: order)
+        var sources = order.map { sourceOf[$0] }
         if let limit = configuration.maxPerSource {
-            var counts: [String: Int] = [:]
-            let keep = ranked.indices.map { index in
-                let count = counts[ranked[index].source, default: 0] + 1
-                counts[ranked[index].source] = count
-                return count <= limit
+            var counts = [Int](repeating: 0, count: sourceCount)
+            let keep = sources.map { source in
+                counts[Int(source)] += 1
+                return counts[Int(source)] <= limit
             }
-            InPlace.compact(&ranked, keep: keep)
+            InPlace.compact(&items, keep: keep)
+            InPlace.compact(&sources, keep: keep)
         }
-        if let run = configuration.maxConsecutive { InPlace.permute(&ranked, by: Self.interleavedOrder(ranked, maxRun: run)) }
-        return ranked
+        if let run = configuration.maxConsecutive {
+            InPlace.permute(&items, by: Self.interleavedOrder(sourceOf: sources, sourceCount: sourceCount, maxRun: run))
+        }
+        return items
+    }
+
+    /// Each item's source as a number, and the sources' names by number: the numbers follow the order of the
+    /// names (`<`).
+    static func sourceNumbers(_ items: [Item]) -> (numbers: [Int32], names: [String]) {
+        items.withUnsafeBufferPointer(sourceNumbers)
+    }
+
+    /// ``sourceNumbers(_:)`` of the items in a buffer.
+    static func sourceNumbers(_ items: UnsafeBufferPointer<Item>) -> (numbers: [Int32], names: [String]) {
+        var numberOf: [String: Int32] = [:]
+        var names: [String] = []
+        var numbers = [Int32](repeating: 0, count: items.count)
+        for index in items.indices {
+            let name = items[index].source
+            if let number = numberOf[name] {
+                numbers[index] = number
+            } else {
+                numberOf[name] = Int32(names.count)
+                numbers[index] = Int32(names.count)
+                names.append(name)
+            }
+        }
+        let sorted = names.indices.sorted { names[$0] < names[$1] }
+        var rank = [Int32](repeating: 0, count: names.count)
+        for (position, number) in sorted.enumerated() { rank[number] = Int32(position) }
+        for index in numbers.indices { numbers[index] = rank[Int(numbers[index])] }
+        return (numbers, sorted.map { names[$0] })
     }
 
     /// `weight × (0.5 + engagement) × ½^(age / half-life)`: engagement counts for up to three
     /// times as much as none, the source's weight scales everything, and age halves the score
     /// every half-life.
     func score(_ item: Item, engagement: Double, weight: Double) -> Double {
-        let age = max(0, now.timeIntervalSince(item.date ?? now))
+        score(date: item.date, engagement: engagement, weight: weight)
+    }
+
+    /// ``score(_:engagement:weight:)`` for an item dated `date`.
+    func score(date: Date?, engagement: Double, weight: Double) -> Double {
+        let age = max(0, now.timeIntervalSince(date ?? now))
         let halfLife = configuration.halfLife.inSeconds
         let decay = pow(0.5, age / max(halfLife, 1))
         return weight * (0.5 + engagement) * decay
@@ -64,23 +110,49 @@ public struct Ranker: Sendable {
     /// `log(1 + value)` over the source's largest, averaged. A source with inflated counts thus
     /// ranks its items among themselves, not above everyone else's.
     static func engagement(_ items: [Item]) -> [Double] {
-        var largest: [String: [String: Double]] = [:]
+        let (sourceOf, names) = sourceNumbers(items)
+        return engagement(items, sourceOf: sourceOf, sourceCount: names.count)
+    }
+
+    /// ``engagement(_:)`` with the items' source numbers (``sourceNumbers(_:)``): each source's largest value of a
+    /// metric sits in an array by source, one array a metric name.
+    static func engagement(_ items: [Item], sourceOf: [Int32], sourceCount: Int) -> [Double] {
+        items.withUnsafeBufferPointer { engagement($0, sourceOf: sourceOf, sourceCount: sourceCount) }
+    }
+
+    /// ``engagement(_:sourceOf:sourceCount:)`` of the items in a buffer.
+    static func engagement(_ items: UnsafeBufferPointer<Item>, sourceOf: [Int32], sourceCount: Int) -> [Double] {
+        var metricNumbers: [String: Int] = [:]
+        var largest: [[Double]] = []
         for index in items.indices where !items[index].metrics.isEmpty {
-            let source = items[index].source
+            let source = Int(sourceOf[index])
             for (metric, value) in items[index].metrics where value > 0 {
-                let logged = log1p(Double(value))
-                if logged > largest[source, default: [:]][metric, default: 0] {
-                    largest[source, default: [:]][metric] = logged
+                let number: Int
+                if let known = metricNumbers[metric] {
+                    number = known
+                } else {
+                    number = largest.count
+                    metricNumbers[metric] = number
+                    largest.append([Double](repeating: 0, count: sourceCount))
                 }
+                let logged = log1p(Double(value))
+                if logged > largest[number][source] { largest[number][source] = logged }
             }
         }
         return items.indices.map { index in
-            guard !items[index].metrics.isEmpty, let tops = largest[items[index].source] else { return 0 }
-            let parts = items[index].metrics.compactMap { metric, value -> Double? in
-                guard let top = tops[metric], top > 0 else { return nil }
-                return log1p(Double(max(0, value))) / top
+            guard !items[index].metrics.isEmpty else { return 0 }
+            let source = Int(sourceOf[index])
+            // Summed in the order of the item's metrics, as the parts were always added.
+            var sum = 0.0
+            var parts = 0
+            for (metric, value) in items[index].metrics {
+                guard let number = metricNumbers[metric] else { continue }
+                let top = largest[number][source]
+                guard top > 0 else { continue }
+                sum += log1p(Double(max(0, value))) / top
+                parts += 1
             }
-            return parts.isEmpty ? 0 : parts.reduce(0, +) / Double(parts.count)
+            return parts == 0 ? 0 : sum / Double(parts)
         }
     }
 
@@ -97,36 +169,36 @@ public struct Ranker: Sendable {
 
     /// The order ``interleave(_:maxRun:)`` puts the items in, as positions in `items`.
     static func interleavedOrder(_ items: [Item], maxRun: Int) -> [Int] {
-        guard items.count > 1 else { return Array(items.indices) }
-        // Each item's source as a small number, and the next item of the same source.
-        var sourceIDs: [String: Int] = [:]
-        var sourceOf = [Int](repeating: 0, count: items.count)
-        var nextOfSource = [Int](repeating: -1, count: items.count)
+        let (sourceOf, names) = sourceNumbers(items)
+        return interleavedOrder(sourceOf: sourceOf, sourceCount: names.count, maxRun: maxRun)
+    }
+
+    /// ``interleavedOrder(_:maxRun:)`` for items whose sources are the numbers `sourceOf` (in `0..<sourceCount`).
+    static func interleavedOrder(sourceOf: [Int32], sourceCount: Int, maxRun: Int) -> [Int] {
+        guard sourceOf.count > 1 else { return Array(sourceOf.indices) }
+        // For each item the next item of the same source, and each source's first item.
+        var nextOfSource = [Int](repeating: -1, count: sourceOf.count)
         var firstOfSource: [Int] = []
-        var lastOfSource: [Int] = []
-        for position in items.indices {
-            let name = items[position].source
-            if let source = sourceIDs[name] {
+        var lastOfSource = [Int](repeating: -1, count: sourceCount)
+        for position in sourceOf.indices {
+            let source = Int(sourceOf[position])
+            if lastOfSource[source] >= 0 {
                 nextOfSource[lastOfSource[source]] = position
-                lastOfSource[source] = position
-                sourceOf[position] = source
             } else {
-                sourceIDs[name] = firstOfSource.count
-                sourceOf[position] = firstOfSource.count
                 firstOfSource.append(position)
-                lastOfSource.append(position)
             }
+            lastOfSource[source] = position
         }
         var heads = PositionHeap(firstOfSource)
         var output: [Int] = []
-        output.reserveCapacity(items.count)
+        output.reserveCapacity(sourceOf.count)
         var runSource = -1
         var runLength = 0
         while let first = heads.first {
             var slot = 0
-            if sourceOf[first] == runSource, runLength >= maxRun, let other = heads.secondSlot { slot = other }
+            if Int(sourceOf[first]) == runSource, runLength >= maxRun, let other = heads.secondSlot { slot = other }
             let position = heads[slot]
-            let source = sourceOf[position]
+            let source = Int(sourceOf[position])
             heads.replace(at: slot, with: nextOfSource[position])
             if source == runSource {
                 runLength += 1

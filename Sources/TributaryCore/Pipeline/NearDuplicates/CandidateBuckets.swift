@@ -1,9 +1,14 @@
-/// Least-significant-digit radix sort of 64-bit values, 10 bits a pass (digits that are the same in every value
-/// are skipped, so values below 2⁴⁰ take four passes): linear time, and with 1,024 buckets a pass the scattered
-/// writes stay in cache, where a comparison sort of millions of candidate pairs would not.
+/// Radix sort of 64-bit values, 10 bits a pass (digits that are the same in every value are skipped, so values
+/// below 2⁴⁰ take four passes): linear time, and with 1,024 buckets a pass the scattered writes stay in cache, where a
+/// comparison sort of millions of candidate pairs would not. Many values are first split by the top ten of their
+/// varying bits (one pass over memory), and each slice, small enough for the cache, is then sorted digit by digit from
+/// the lowest.
 enum RadixSort {
     /// Bits per pass.
     static let digitBits: UInt64 = 10
+
+    /// From how many values the first pass splits by the highest digit.
+    static let splitThreshold = 1 << 16
 
     /// Sorts `values` ascending.
     static func sort(_ values: inout [UInt64]) {
@@ -12,31 +17,85 @@ enum RadixSort {
             values.sort()
             return
         }
-        var scratch = [UInt64](repeating: 0, count: values.count)
-        let radix = 1 << Int(digitBits)
-        let digitMask = UInt64(radix - 1)
-        var counts = [Int](repeating: 0, count: radix)
+        let digitMask = UInt64((1 << Int(digitBits)) - 1)
         var all: UInt64 = 0
         var any: UInt64 = ~0
         for value in values {
             all |= value
             any &= value
         }
-        for shift in stride(from: UInt64(0), to: 64, by: Int(digitBits)) where (all ^ any) >> shift & digitMask != 0 {
-            for index in counts.indices { counts[index] = 0 }
-            for value in values { counts[Int(value >> shift & digitMask)] += 1 }
-            var total = 0
-            for index in counts.indices {
-                let count = counts[index]
-                counts[index] = total
-                total += count
+        let shifts = stride(from: UInt64(0), to: 64, by: Int(digitBits)).filter { (all ^ any) >> $0 & digitMask != 0 }
+        guard !shifts.isEmpty else { return }
+        // Each pass writes every element of `scratch` before it is read: no need to zero it first.
+        var scratch = [UInt64](unsafeUninitializedCapacity: values.count) { _, initialized in initialized = values.count }
+        var counts = [Int](repeating: 0, count: 1 << Int(digitBits) + 1)
+        values.withUnsafeMutableBufferPointer { values in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    // The top ten of the bits that vary, and the digits below them.
+                    let high = UInt64(64 - (all ^ any).leadingZeroBitCount)
+                    guard values.count >= splitThreshold, high > 2 * digitBits else {
+                        if passes(from: values, to: scratch, shifts: shifts[...], counts: counts) {
+                            _ = values.update(fromContentsOf: scratch)
+                        }
+                        return
+                    }
+                    let top = high - digitBits
+                    // Digits below `top` may reach into it: within a slice those bits are equal anyway.
+                    let lower = shifts.filter { $0 < top }
+                    // By the top digit into `scratch`; then each slice back into `values`, by the other digits.
+                    scatter(from: values, to: scratch, shift: top, counts: counts)
+                    let ends = Array(counts.prefix(1 << Int(digitBits)))  // where each slice ends
+                    for digit in ends.indices {
+                        let range = (digit == 0 ? 0 : ends[digit - 1])..<ends[digit]
+                        guard range.count > 1 else {
+                            if range.count == 1 { values[range.lowerBound] = scratch[range.lowerBound] }
+                            continue
+                        }
+                        let from = UnsafeMutableBufferPointer(rebasing: scratch[range])
+                        let to = UnsafeMutableBufferPointer(rebasing: values[range])
+                        if !passes(from: from, to: to, shifts: lower[...], counts: counts) { _ = to.update(fromContentsOf: from) }
+                    }
+                }
             }
-            for value in values {
-                let digit = Int(value >> shift & digitMask)
-                scratch[counts[digit]] = value
-                counts[digit] += 1
-            }
-            swap(&values, &scratch)
+        }
+    }
+
+    /// Sorts `from` by the digits at `shifts`, lowest first, moving the values back and forth between `from` and
+    /// `to`; returns whether the result is in `to`.
+    private static func passes(
+        from: UnsafeMutableBufferPointer<UInt64>, to: UnsafeMutableBufferPointer<UInt64>, shifts: ArraySlice<UInt64>,
+        counts: UnsafeMutableBufferPointer<Int>
+    ) -> Bool {
+        var source = from
+        var target = to
+        for shift in shifts {
+            scatter(from: source, to: target, shift: shift, counts: counts)
+            swap(&source, &target)
+        }
+        return shifts.count % 2 == 1
+    }
+
+    /// One stable counting pass by the digit at `shift`; afterwards `counts[d]` is where digit `d`'s values end.
+    @inline(__always)
+    private static func scatter(
+        from source: UnsafeMutableBufferPointer<UInt64>, to target: UnsafeMutableBufferPointer<UInt64>, shift: UInt64,
+        counts: UnsafeMutableBufferPointer<Int>
+    ) {
+        let digitMask = UInt64((1 << Int(digitBits)) - 1)
+        let radix = 1 << Int(digitBits)
+        for index in 0..<radix { counts[index] = 0 }
+        for value in source { counts[Int(value >> shift & digitMask)] += 1 }
+        var total = 0
+        for index in 0..<radix {
+            let count = counts[index]
+            counts[index] = total
+            total += count
+        }
+        for value in source {
+            let digit = Int(value >> shift & digitMask)
+            target[counts[digit]] = value
+            counts[digit] += 1
         }
     }
 }

@@ -60,8 +60,13 @@ public struct NearDuplicateDetector: Sendable {
     /// Clusters of indices into `titles` (each cluster ≥ 2 members, sorted; clusters sorted by first index); titles
     /// that are nil/empty never match.
     public func clusters(_ titles: [String?]) -> [[Int]] {
-        var store = HeadlineFingerprints(capacity: titles.count)
-        for title in titles { store.append(title) }
+        clusters(count: titles.count) { titles[$0] }
+    }
+
+    /// ``clusters(_:)`` of `count` titles read one by one (no array of them is made).
+    func clusters(count: Int, title: (Int) -> String?) -> [[Int]] {
+        var store = HeadlineFingerprints(capacity: count)
+        for index in 0..<count { store.append(title(index)) }
         return clusters(of: store)
     }
 
@@ -193,13 +198,14 @@ public struct NearDuplicateDetector: Sendable {
         var links: [Link] = []
         guard representatives.count > 1 else { return links }
         let (signatureShingles, ends) = signatureShingles(store, representatives)
-        var keys = [UInt32](repeating: 0, count: representatives.count * banding.bands)
-        signatureShingles.withUnsafeBufferPointer { shingles in
-            ends.withUnsafeBufferPointer { ends in
-                keys.withUnsafeMutableBufferPointer { keys in
+        // Every key is written by bucketKeys: the array is not zeroed first (with a million headlines, 128 MB).
+        let keys = [UInt32](unsafeUninitializedCapacity: representatives.count * banding.bands) { keys, initialized in
+            signatureShingles.withUnsafeBufferPointer { shingles in
+                ends.withUnsafeBufferPointer { ends in
                     banding.bucketKeys(shingles: shingles, ends: ends, into: keys)
                 }
             }
+            initialized = keys.count
         }
         // Candidate pairs from every band, as (earlier position) << positionBits | (later position), sorted: a pair that shares
         // buckets in k bands appears k times in a row. Pairs with at least `minimumCollisions` are verified, once
@@ -231,36 +237,40 @@ public struct NearDuplicateDetector: Sendable {
             index = end
         }
         pairs = []
+        // Each representative's sketch: most candidates are ruled out by the earlier headline's shingles (read in
+        // order) against the later one's sketch (24 bytes), without reading the later headline's shingles.
+        var sketches = [ShingleSketch](repeating: ShingleSketch(), count: store.count)
+        store.shingles.withUnsafeBufferPointer { shingles in
+            for representative in representatives {
+                let index = Int(representative)
+                for shingle in shingles[store.shingleRange(index)] { sketches[index].insert(shingle) }
+            }
+        }
         // Verified a block at a time: the later headline of each pair is anywhere in the store (with a million
-        // headlines, a cache miss each), so its shingles are first touched for the whole block, loads the processor
+        // headlines, a cache miss each), so its sketch is first touched for the whole block, loads the processor
         // overlaps instead of waiting for one after the other.
         let block = 32
-        var touched: UInt32 = 0
-        for blockStart in stride(from: 0, to: candidates.count, by: block) {
-            let blockRange = blockStart..<min(blockStart + block, candidates.count)
-            store.shingleEnds.withUnsafeBufferPointer { ends in
-                store.shingles.withUnsafeBufferPointer { shingles in
+        var touched: UInt64 = 0
+        store.shingles.withUnsafeBufferPointer { shingles in
+            sketches.withUnsafeBufferPointer { sketches in
+                for blockStart in stride(from: 0, to: candidates.count, by: block) {
+                    let blockRange = blockStart..<min(blockStart + block, candidates.count)
+                    for candidate in blockRange { touched &+= sketches[Int(candidates[candidate].second)].low }
                     for candidate in blockRange {
+                        let first = Int(candidates[candidate].first)
                         let second = Int(candidates[candidate].second)
-                        touched &+= UInt32(bitPattern: ends[second]) &+ (second > 0 ? UInt32(bitPattern: ends[second - 1]) : 0)
-                    }
-                    for candidate in blockRange {
-                        let second = Int(candidates[candidate].second)
-                        let start = second == 0 ? 0 : Int(ends[second - 1])
-                        if start < Int(ends[second]) { touched &+= shingles[start] }
+                        guard
+                            sketches[second].mayReach(
+                                threshold, with: UnsafeBufferPointer(rebasing: shingles[store.shingleRange(first)])),
+                            let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
+                        else { continue }
+                        let keys = (store.contentKeys[first], store.contentKeys[second])
+                        links.append(
+                            Link(
+                                first: Int32(first), second: Int32(second), similarity: similarity,
+                                keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
                     }
                 }
-            }
-            for candidate in blockRange {
-                let first = Int(candidates[candidate].first)
-                let second = Int(candidates[candidate].second)
-                guard let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
-                else { continue }
-                let keys = (store.contentKeys[first], store.contentKeys[second])
-                links.append(
-                    Link(
-                        first: Int32(first), second: Int32(second), similarity: similarity,
-                        keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
             }
         }
         // Keeps the touching loads: the optimizer would drop them if their sum went unused.
@@ -366,5 +376,48 @@ private struct DisjointSets {
         size[big] += size[small]
         numberOwner[big] = owner
         return big
+    }
+}
+
+/// A headline's shingle set in 24 bytes: how many shingles it has and a 128-bit map with bit `shingle >> 25` set for
+/// each. How many of another headline's shingles the map may contain bounds from above how many the two share, so
+/// the Jaccard similarity of most candidate pairs is known to be below the threshold without reading the second
+/// headline's shingles.
+struct ShingleSketch {
+    /// Bits 0–63 of the map.
+    var low: UInt64 = 0
+    /// Bits 64–127 of the map.
+    var high: UInt64 = 0
+    /// How many shingles the set has.
+    var count: Int32 = 0
+
+    /// Adds a shingle (each shingle of the set once).
+    mutating func insert(_ shingle: UInt32) {
+        let bit = UInt64(shingle >> 25)
+        if bit < 64 { low |= 1 << bit } else { high |= 1 << (bit - 64) }
+        count += 1
+    }
+
+    /// Whether the map has the shingle's bit (always, when the set has the shingle).
+    @inline(__always)
+    func mayContain(_ shingle: UInt32) -> Bool {
+        let bit = UInt64(shingle >> 25)
+        return (bit < 64 ? low >> bit : high >> (bit - 64)) & 1 != 0
+    }
+
+    /// Whether the Jaccard similarity of this set and `other` (a sorted set of distinct shingles) can reach
+    /// `threshold`: false only when it is certainly below it, by the sizes (as the detector's own check) or by the
+    /// shingles of `other` the map may contain (at least as many as the sets share), the bound computed with the
+    /// same floating-point division as the similarity itself (rounding is monotonic, so the bound's quotient is
+    /// never below the similarity's).
+    @inline(__always)
+    func mayReach(_ threshold: Double, with other: UnsafeBufferPointer<UInt32>) -> Bool {
+        let a = other.count
+        let b = Int(count)
+        guard Double(min(a, b)) >= threshold * Double(max(a, b)) else { return false }
+        var bound = 0
+        for shingle in other where mayContain(shingle) { bound += 1 }
+        bound = min(bound, b)
+        return Double(bound) / Double(a + b - bound) >= threshold
     }
 }

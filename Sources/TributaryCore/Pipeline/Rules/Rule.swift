@@ -82,15 +82,83 @@ public struct RegularExpression: @unchecked Sendable {
     private let expression: NSRegularExpression
     /// The pattern as written.
     public let pattern: String
+    /// The pattern as a plain string when it is one (`sponsored`, `(?i)^sponsored`), searched by bytes.
+    let literal: LiteralPattern?
 
     /// Compiles `pattern` (ICU syntax: `(?i)` for case-insensitive and the like).
     public init(_ pattern: String) throws {
         expression = try NSRegularExpression(pattern: pattern)
         self.pattern = pattern
+        literal = LiteralPattern(pattern)
     }
 
     /// Whether the pattern is found anywhere in `text`.
     public func isFound(in text: String) -> Bool {
+        if let literal, let found = literal.isFound(in: text) { return found }
+        return isFoundByExpression(in: text)
+    }
+
+    /// Whether `NSRegularExpression` finds the pattern in `text` (what ``isFound(in:)`` answers, with or without
+    /// the literal fast path).
+    func isFoundByExpression(in text: String) -> Bool {
         expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+}
+
+/// A regular expression that is a plain string of ASCII letters, digits, spaces and punctuation without meaning in
+/// a pattern, optionally after `(?i)` and `^`: found by a byte search instead of ICU. Case-sensitive, the bytes match
+/// exactly what ICU matches (an ASCII character is one byte in UTF-8 and nothing else contains that byte).
+/// Case-insensitive, ICU folds case fully (`ß` matches `ss`, `ſ` matches `s`, `K` the Kelvin sign matches `k`), so
+/// the byte search answers only for texts of ASCII and caseless CJK scalars (``ByteSearch/isCaseSimple(_:)``),
+/// where folding is A–Z to a–z.
+struct LiteralPattern: Sendable {
+    /// The string's bytes, lower-cased when case-insensitive.
+    var bytes: [UInt8]
+    /// `(?i)`.
+    var caseInsensitive: Bool
+    /// `^`: only at the start of the text.
+    var anchored: Bool
+
+    /// The literal `pattern` stands for, or nil when it is any other regular expression.
+    init?(_ pattern: String) {
+        var rest = Array(pattern.utf8)[...]
+        caseInsensitive = rest.starts(with: "(?i)".utf8)
+        if caseInsensitive { rest = rest.dropFirst(4) }
+        anchored = rest.first == UInt8(ascii: "^")
+        if anchored { rest = rest.dropFirst() }
+        guard !rest.isEmpty, rest.allSatisfy(Self.isLiteral) else { return nil }
+        bytes = caseInsensitive ? rest.map(ByteSearch.lowerASCII) : Array(rest)
+    }
+
+    /// Letters, digits, the space and punctuation that ICU reads as itself outside a character class (no `#`,
+    /// which is a comment under `(?x)`).
+    private static func isLiteral(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: " "), UInt8(ascii: "!"), UInt8(ascii: "\""), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: ","), UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "<"),
+            UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "@"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+
+    /// Whether the literal is in `text`, or nil when only the regular expression can tell (case-insensitive, and the
+    /// text has a scalar outside ASCII and the caseless blocks).
+    func isFound(in text: String) -> Bool? {
+        var text = text
+        return text.withUTF8 { haystack -> Bool? in
+            bytes.withUnsafeBufferPointer { literal -> Bool? in
+                if caseInsensitive {
+                    // Anchored, only the text's first characters count: when they are ASCII, folding them is A–Z to a–z.
+                    let asciiStart = anchored && haystack.prefix(literal.count).allSatisfy { $0 < 0x80 }
+                    guard asciiStart || ByteSearch.isCaseSimple(haystack) else { return nil }
+                    return anchored
+                        ? ByteSearch.hasPrefixLowercased(haystack, literal) : ByteSearch.containsLowercased(haystack, literal)
+                }
+                return anchored ? ByteSearch.hasPrefix(haystack, literal) : ByteSearch.contains(haystack, literal)
+            }
+        }
     }
 }

@@ -5,14 +5,19 @@ public import TributaryModel
 /// keep rules exist, only items matching one of them pass.
 public struct RuleSet: Sendable {
     /// Rules that drop the items they match.
-    public var block: [Rule]
+    public var block: [Rule] { didSet { compiledBlock = block.map { CompiledCondition($0.condition) } } }
     /// Rules of which an item must match one, when there are any.
-    public var keep: [Rule]
+    public var keep: [Rule] { didSet { compiledKeep = keep.map { CompiledCondition($0.condition) } } }
+    /// The conditions of `block` and `keep` with their matchers prepared once.
+    private var compiledBlock: [CompiledCondition]
+    private var compiledKeep: [CompiledCondition]
 
     /// Creates a rule set; both lists empty lets everything pass.
     public init(block: [Rule] = [], keep: [Rule] = []) {
         self.block = block
         self.keep = keep
+        compiledBlock = block.map { CompiledCondition($0.condition) }
+        compiledKeep = keep.map { CompiledCondition($0.condition) }
     }
 
     /// Whether the set has no rules.
@@ -31,6 +36,16 @@ public struct RuleSet: Sendable {
         return (block + keep).contains { dependsOnTime($0.condition) }
     }
 
+    /// ``verdict(on:now:)`` without the prepared matchers: every condition evaluated as written, `contains` on
+    /// lower-cased strings (to check the byte-level paths against).
+    func generalVerdict(on item: Item, now: Date) -> Verdict {
+        guard !isEmpty else { return .pass }
+        var fields = ItemFields()
+        if let rule = block.first(where: { fields.matches($0.condition, item, now: now) }) { return .blocked(rule) }
+        if !keep.isEmpty, !keep.contains(where: { fields.matches($0.condition, item, now: now) }) { return .notKept(keep) }
+        return .pass
+    }
+
     /// Why an item was dropped.
     public enum Verdict: Sendable {
         /// It passes.
@@ -44,22 +59,71 @@ public struct RuleSet: Sendable {
     /// The verdict on one item; `now` anchors `older_than`/`newer_than`.
     public func verdict(on item: Item, now: Date) -> Verdict {
         guard !isEmpty else { return .pass }
+        // Loops rather than closures: a closure that captures `item` copies it (a dozen reference counts).
         var fields = ItemFields()
-        if let rule = block.first(where: { fields.matches($0.condition, item, now: now) }) { return .blocked(rule) }
-        if !keep.isEmpty, !keep.contains(where: { fields.matches($0.condition, item, now: now) }) { return .notKept(keep) }
-        return .pass
+        for index in compiledBlock.indices where fields.matches(compiledBlock[index], item, now: now) { return .blocked(block[index]) }
+        guard !keep.isEmpty else { return .pass }
+        for condition in compiledKeep where fields.matches(condition, item, now: now) { return .pass }
+        return .notKept(keep)
     }
 }
 
-/// An item's fields as rules read them, each lower-cased once per item when a rule first reads it.
-private struct ItemFields {
+/// A rule condition with its matchers prepared once: `contains` needles as UTF-8 bytes, with whether a byte search
+/// finds them; the other conditions as written.
+indirect enum CompiledCondition: Sendable {
+    /// `contains` on a field.
+    case contains(RuleField, [Needle])
+    /// A condition that needs no preparing (another text matcher, a metric, an age).
+    case leaf(RuleCondition)
+    /// Every condition holds.
+    case all([CompiledCondition])
+    /// At least one holds.
+    case any([CompiledCondition])
+    /// The condition does not hold.
+    case not(CompiledCondition)
+
+    /// One `contains` string (lower-cased).
+    struct Needle: Sendable {
+        /// The string.
+        var text: String
+        /// Its UTF-8 bytes.
+        var bytes: [UInt8]
+        /// Whether a byte search finds it where `String.contains` would (``ByteSearch/isBytewiseSearchable(_:)``).
+        var bytewise: Bool
+
+        init(_ text: String) {
+            self.text = text
+            bytes = Array(text.utf8)
+            bytewise = ByteSearch.isBytewiseSearchable(text)
+        }
+    }
+
+    init(_ condition: RuleCondition) {
+        switch condition {
+        case .text(let field, .contains(let needles)): self = .contains(field, needles.map(Needle.init))
+        case .all(let conditions): self = .all(conditions.map(CompiledCondition.init))
+        case .any(let conditions): self = .any(conditions.map(CompiledCondition.init))
+        case .not(let condition): self = .not(CompiledCondition(condition))
+        default: self = .leaf(condition)
+        }
+    }
+}
+
+/// An item's fields as rules read them, each lower-cased once per item when a rule first reads it (authors and
+/// tags, short, each time). `contains` reads
+/// a field by bytes, lower-casing A–Z as it goes, when the field is ASCII or CJK text whose lower-cased form differs
+/// only there (``ByteSearch/isCaseSimple(_:)``, also found once per item).
+struct ItemFields {
     private var title: String?
     private var summary: String?
     private var content: String?
     private var url: String?
     private var source: String?
-    private var authors: [String]?
-    private var tags: [String]?
+    private var titleIsSimple: Bool?
+    private var summaryIsSimple: Bool?
+    private var contentIsSimple: Bool?
+    private var urlIsSimple: Bool?
+    private var sourceIsSimple: Bool?
 
     /// Whether `text` contains `needle` (both lower-cased), comparing as `String.contains` does but by bytes
     /// where that gives the same answer (ASCII and CJK text).
@@ -70,20 +134,69 @@ private struct ItemFields {
         return text.contains(needle)
     }
 
+    /// `text.lowercased()`, which is `text` itself when it is case-simple and has no A–Z (no new string then).
+    static func lowercased(_ text: String) -> String {
+        var copy = text
+        let unchanged = copy.withUTF8 { ByteSearch.isCaseSimple($0) && !ByteSearch.hasUppercaseASCII($0) }
+        return unchanged ? text : text.lowercased()
+    }
+
     /// Whether `test` holds for one of the lower-cased texts a field stands for (several for authors and tags;
     /// everything for `any`).
     mutating func anyText(_ field: RuleField, of item: Item, _ test: (String) -> Bool) -> Bool {
         switch field {
-        case .title: return test(Self.cached(&title) { (item.title ?? "").lowercased() })
-        case .summary: return test(Self.cached(&summary) { (item.summary ?? "").lowercased() })
-        case .content: return test(Self.cached(&content) { (item.contentHTML ?? "").lowercased() })
-        case .url: return test(Self.cached(&url) { (item.url ?? "").lowercased() })
-        case .source: return test(Self.cached(&source) { item.source.lowercased() })
-        case .author: return Self.cached(&authors) { item.authors.compactMap { $0.name?.lowercased() } }.contains(where: test)
-        case .tags: return Self.cached(&tags) { item.tags.map { $0.lowercased() } }.contains(where: test)
+        case .title: return test(Self.cached(&title) { Self.lowercased(item.title ?? "") })
+        case .summary: return test(Self.cached(&summary) { Self.lowercased(item.summary ?? "") })
+        case .content: return test(Self.cached(&content) { Self.lowercased(item.contentHTML ?? "") })
+        case .url: return test(Self.cached(&url) { Self.lowercased(item.url ?? "") })
+        case .source: return test(Self.cached(&source) { Self.lowercased(item.source) })
+        case .author: return item.authors.contains { $0.name.map { test(Self.lowercased($0)) } ?? false }
+        case .tags: return item.tags.contains { test(Self.lowercased($0)) }
         case .any:
-            return RuleField.allCases.contains { $0 != .any && anyText($0, of: item, test) }
+            for field in RuleField.allCases where field != .any && anyText(field, of: item, test) { return true }
+            return false
         }
+    }
+
+    /// Whether one of the lower-cased texts a field stands for contains one of `needles`: ``anyText(_:of:_:)`` with
+    /// ``contains(_:_:)``, by bytes without lower-casing where the text allows.
+    mutating func containsAny(_ field: RuleField, of item: Item, _ needles: [CompiledCondition.Needle]) -> Bool {
+        switch field {
+        case .title: return Self.containsAny(item.title ?? "", simple: &titleIsSimple, lowered: &title, needles)
+        case .summary: return Self.containsAny(item.summary ?? "", simple: &summaryIsSimple, lowered: &summary, needles)
+        case .content: return Self.containsAny(item.contentHTML ?? "", simple: &contentIsSimple, lowered: &content, needles)
+        case .url: return Self.containsAny(item.url ?? "", simple: &urlIsSimple, lowered: &url, needles)
+        case .source: return Self.containsAny(item.source, simple: &sourceIsSimple, lowered: &source, needles)
+        case .author, .tags:
+            let texts = field == .author ? item.authors.compactMap(\.name) : item.tags
+            return texts.contains { text in
+                var simple: Bool?
+                var lowered: String?
+                return Self.containsAny(text, simple: &simple, lowered: &lowered, needles)
+            }
+        case .any:
+            for field in RuleField.allCases where field != .any && containsAny(field, of: item, needles) { return true }
+            return false
+        }
+    }
+
+    /// Whether the lower-cased `text` contains one of `needles`; `simple` and `lowered` cache what was found out
+    /// about the text.
+    private static func containsAny(_ text: String, simple: inout Bool?, lowered: inout String?, _ needles: [CompiledCondition.Needle])
+        -> Bool
+    {
+        var text = text
+        let isSimple = cached(&simple) { text.withUTF8(ByteSearch.isCaseSimple) }
+        for needle in needles {
+            let found: Bool
+            if isSimple && needle.bytewise {
+                found = text.withUTF8 { haystack in needle.bytes.withUnsafeBufferPointer { ByteSearch.containsLowercased(haystack, $0) } }
+            } else {
+                found = contains(cached(&lowered) { lowercased(text) }, needle.text)
+            }
+            if found { return true }
+        }
+        return false
     }
 
     private static func cached<Value>(_ slot: inout Value?, _ make: () -> Value) -> Value {
@@ -108,6 +221,21 @@ private struct ItemFields {
         }
     }
 
+    mutating func matches(_ condition: CompiledCondition, _ item: Item, now: Date) -> Bool {
+        switch condition {
+        case .contains(let field, let needles): return containsAny(field, of: item, needles)
+        case .leaf(let condition): return matches(condition, item, now: now)
+        case .all(let conditions):
+            for condition in conditions where !matches(condition, item, now: now) { return false }
+            return true
+        case .any(let conditions):
+            for condition in conditions where matches(condition, item, now: now) { return true }
+            return false
+        case .not(let inner): return !matches(inner, item, now: now)
+        }
+    }
+
+    /// The general evaluation of a condition (prepared `contains` conditions go to ``containsAny(_:of:_:)``).
     mutating func matches(_ condition: RuleCondition, _ item: Item, now: Date) -> Bool {
         switch condition {
         case .text(let field, .contains(let needles)):

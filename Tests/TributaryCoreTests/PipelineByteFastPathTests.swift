@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TributaryModel
 import TributarySyndication
@@ -12,15 +13,11 @@ import TributarySyndication
 struct PipelineByteFastPathTests {
     /// A small seeded generator (SplitMix64), so every run sees the same inputs.
     struct Generator {
-        var state: UInt64
+        private var random: SeededGenerator
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        init(state: UInt64) { random = SeededGenerator(seed: state) }
+
+        mutating func next() -> UInt64 { random.next() }
 
         mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 

@@ -82,6 +82,8 @@ struct StateEndToEndTests {
         let third = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
         #expect(third.status == 0)
         #expect(Self.sources(try Self.report(folder))["a"]?["new_items"] as? Int == 1)
+        #expect(try Self.report(folder)["new_items"] as? Int == 1, "the river's new items")
+        #expect(third.standardError.contains("4 items (1 new)"), "\(third.standardError)")
         #expect(try Self.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1"], "a2 stays in the river as history")
     }
 

@@ -194,7 +194,7 @@ enum RunCommand: Command {
             text += " (\(report.sources.count - failed.count) ok, \(failed.count) failed: \(names))"
         }
         text += ", \(report.riverCount) item\(report.riverCount == 1 ? "" : "s")"
-        if let new = report.newItemCount { text += " (\(new) new)" }
+        if let new = report.riverNewItemCount ?? report.newItemCount { text += " (\(new) new)" }
         let written = report.outputs.filter { $0.failure == nil }.compactMap(\.path)
         if dryRun {
             text += " (dry run: no file written)"

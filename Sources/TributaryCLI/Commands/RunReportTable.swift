@@ -34,7 +34,7 @@ enum RunReportTable {
         root["exit_status"] = .number(JSONNumber(Int(report.status.rawValue)))
         root["items"] = .number(JSONNumber(report.riverCount))
         root["river_unchanged"] = .bool(report.unchangedRiverCount != nil)
-        root["new_items"] = report.newItemCount.map { .number(JSONNumber($0)) } ?? .null
+        root["new_items"] = (report.riverNewItemCount ?? report.newItemCount).map { .number(JSONNumber($0)) } ?? .null
         root["state_error"] = report.stateFailure.map(JSONValue.string) ?? .null
         root["sources"] = .array(
             report.sources.map { source in

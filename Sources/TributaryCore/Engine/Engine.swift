@@ -167,6 +167,14 @@ public struct Engine: Sendable {
         var report = RunReport(
             sources: reports, outputs: outputReports, items: river, dropped: processed.dropped, standardOutput: standardOutput,
             started: started, duration: ContinuousClock.now - startInstant)
+        if state != nil {
+            // New items were first seen at this run's start.
+            var fresh = Set<ItemKey>()
+            for merge in merges {
+                for entry in merge.items where entry.firstSeen == started { fresh.insert(ItemKey(entry.item)) }
+            }
+            report.riverNewItemCount = river.count(where: { fresh.contains(ItemKey($0)) })
+        }
         if let state, !options.dryRun {
             let record = RunRecord(
                 started: started, duration: report.duration.inSeconds, status: Int(report.status.rawValue), sources: reports.count,
@@ -241,6 +249,7 @@ public struct Engine: Sendable {
                 sources: reports, outputs: outputs, items: [], dropped: [], standardOutput: "", started: started,
                 duration: ContinuousClock.now - startInstant)
             report.unchangedRiverCount = try state.meta(RiverToken.riverCountKey).flatMap { Int($0) } ?? counts.max() ?? 0
+            report.riverNewItemCount = 0
             try state.commit(
                 merges,
                 run: RunRecord(
@@ -402,5 +411,16 @@ enum RiverToken {
             parts.append("\(path.path) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
         }
         return parts.joined(separator: "\n")
+    }
+}
+
+/// An item's identity across the run: its source and its id.
+private struct ItemKey: Hashable {
+    var source: String
+    var id: String
+
+    init(_ item: Item) {
+        source = item.source
+        id = item.id
     }
 }

@@ -79,7 +79,12 @@ public struct RunReport: Sendable {
     /// How many items the river holds.
     public var riverCount: Int { unchangedRiverCount ?? items.count }
 
-    /// How many items were new, when a state told; nil without one.
+    /// How many of the river's items no earlier run had seen, when a state told; nil without
+    /// one. A new item merged into another as its duplicate is not counted again.
+    public var riverNewItemCount: Int?
+
+    /// How many items the sources gave that no earlier run had seen (the sum of the sources'
+    /// counts), when a state told; nil without one.
     public var newItemCount: Int? {
         let counts = sources.compactMap(\.newItemCount)
         return counts.isEmpty ? nil : counts.reduce(0, +)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Headline and summary templates for the pipeline benchmark, and the edits other sources make when they run the
 /// same story (prefixes like 【独家】, site names, punctuation, a word changed).

@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Checks on sanitizer output that hold whatever the input was.
 enum HTMLSanitizerOutputShape {
     static let voidElements: Set<Substring> = ["br", "hr", "img", "source", "track", "col"]
@@ -50,19 +52,13 @@ enum HTMLSanitizerOutputShape {
 
 /// A small deterministic generator for junk input (SplitMix64).
 struct HTMLSanitizerJunkGenerator: RandomNumberGenerator {
-    private var state: UInt64
+    private var random: SeededGenerator
 
     init(seed: UInt64) {
-        state = seed
+        random = SeededGenerator(seed: seed)
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     /// `count` bytes biased towards markup: brackets, quotes, ampersands, names, high bytes, NUL.
     mutating func markupBytes(count: Int) -> [UInt8] {

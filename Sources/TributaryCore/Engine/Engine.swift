@@ -128,17 +128,17 @@ public struct Engine: Sendable {
         var standardOutput = ""
         let everySourceFailed = !sources.isEmpty && !reports.contains(where: \.succeeded)
         let renderer = OutputRenderer(configuration: configuration, sourceInfo: sourceInfo, sourceReports: reports, now: started)
-        var files: [(index: Int, output: OutputConfig, path: URL, count: Int)] = []
+        var files: [(index: Int, output: OutputConfig, path: URL, items: [Item])] = []
         for output in outputs {
-            let count = renderer.items(for: output, from: river).count
-            var report = OutputReport(kind: output.kind, path: output.displayPath, itemCount: count, failure: nil)
+            let selected = renderer.items(for: output, from: river)
+            var report = OutputReport(kind: output.kind, path: output.displayPath, itemCount: selected.count, failure: nil)
             if everySourceFailed {
                 report.failure = "not written: every source failed, so the previous file is kept"
                 report.itemCount = 0
             } else if output.kind == .stdout {
-                standardOutput += renderer.render(output, items: river)
+                standardOutput += renderer.render(output, selected: selected)
             } else if let path = output.path, !options.dryRun {
-                files.append((outputReports.count, output, path, count))
+                files.append((outputReports.count, output, path, selected))
             }
             outputReports.append(report)
         }
@@ -148,9 +148,9 @@ public struct Engine: Sendable {
                 group.addTask { [logger] in
                     do throws(AtomicFile.WriteError) {
                         let started = ContinuousClock.now
-                        try renderer.write(file.output, items: river, to: file.path)
+                        try renderer.write(file.output, selected: file.items, to: file.path)
                         logger.info(
-                            "wrote \(file.count) items to \(file.output.displayPath ?? file.path.path) in \((ContinuousClock.now - started).secondsText)"
+                            "wrote \(file.items.count) items to \(file.output.displayPath ?? file.path.path) in \((ContinuousClock.now - started).secondsText)"
                         )
                         return (file.index, nil)
                     } catch {

@@ -37,7 +37,12 @@ public struct OutputRenderer: Sendable {
 
     /// The output's content as text.
     public func render(_ output: OutputConfig, items river: [Item]) -> String {
-        let items = contents(for: output, from: river)
+        render(output, selected: items(for: output, from: river))
+    }
+
+    /// The output's content as text, from the items `items(for:from:)` selected for it.
+    public func render(_ output: OutputConfig, selected: [Item]) -> String {
+        let items = contents(of: output, selected: selected)
         switch (output.kind, output.format) {
         case (.atom, _):
             return atom(output, items: items)
@@ -57,10 +62,9 @@ public struct OutputRenderer: Sendable {
         }
     }
 
-    /// The output's items as it writes them: selected, then in its content mode.
-    func contents(for output: OutputConfig, from river: [Item]) -> [Item] {
-        let items = items(for: output, from: river)
-        return output.content == .summary ? items.map(OutputRenderer.summaryOnly) : items
+    /// The output's selected items as it writes them: in its content mode.
+    private func contents(of output: OutputConfig, selected items: [Item]) -> [Item] {
+        output.content == .summary ? items.map(OutputRenderer.summaryOnly) : items
     }
 
     /// An item with its content HTML replaced by its plain-text summary (derived from the
@@ -78,18 +82,23 @@ public struct OutputRenderer: Sendable {
     /// Writes a file output atomically. Atom and JSON Feed go to the file in pieces as they are
     /// made, the other formats as their text's UTF-8, so a large river is never held twice.
     public func write(_ output: OutputConfig, items river: [Item], to path: URL) throws(AtomicFile.WriteError) {
+        try write(output, selected: items(for: output, from: river), to: path)
+    }
+
+    /// Writes a file output atomically from the items `items(for:from:)` selected for it.
+    public func write(_ output: OutputConfig, selected: [Item], to path: URL) throws(AtomicFile.WriteError) {
         switch output.kind {
         case .jsonfeed:
-            let items = contents(for: output, from: river)
+            let items = contents(of: output, selected: selected)
             try AtomicFile.write(to: path) { emit in
                 JSONFeedWriter(includeExtensions: true, pretty: true).write(feed: feedInfo(output), items: items, to: emit)
             }
         case .atom:
-            let items = contents(for: output, from: river)
+            let items = contents(of: output, selected: selected)
             let writer = atomWriter(output, items: items)
             try AtomicFile.write(to: path) { emit in writer.writer.write(head: writer.head, items: items, to: emit) }
         default:
-            try AtomicFile.write(render(output, items: river).utf8, to: path)
+            try AtomicFile.write(render(output, selected: selected).utf8, to: path)
         }
     }
 

@@ -12,14 +12,22 @@ enum ByteSearch {
 
     /// Whether `needle` occurs in `haystack`.
     static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        contains(haystack, needle, reading: { $0 })
+    }
+
+    /// Whether `needle` occurs in `haystack` read through `read` (each haystack byte mapped first).
+    @inline(__always)
+    private static func contains(
+        _ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, reading read: (UInt8) -> UInt8
+    ) -> Bool {
         guard let first = needle.first else { return true }
         guard haystack.count >= needle.count else { return false }
         let last = haystack.count - needle.count
         var start = 0
         while start <= last {
-            if haystack[start] == first {
+            if read(haystack[start]) == first {
                 var matched = 1
-                while matched < needle.count && haystack[start + matched] == needle[matched] { matched += 1 }
+                while matched < needle.count && read(haystack[start + matched]) == needle[matched] { matched += 1 }
                 if matched == needle.count { return true }
             }
             start += 1
@@ -34,19 +42,7 @@ enum ByteSearch {
     /// Whether `needle` occurs in `haystack` with its A–Z lower-cased: for a text that ``isCaseSimple(_:)``, what a
     /// byte search in `String.lowercased()` of it finds, without making that string.
     static func containsLowercased(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = needle.first else { return true }
-        guard haystack.count >= needle.count else { return false }
-        let last = haystack.count - needle.count
-        var start = 0
-        while start <= last {
-            if lowerASCII(haystack[start]) == first {
-                var matched = 1
-                while matched < needle.count && lowerASCII(haystack[start + matched]) == needle[matched] { matched += 1 }
-                if matched == needle.count { return true }
-            }
-            start += 1
-        }
-        return false
+        contains(haystack, needle, reading: lowerASCII)
     }
 
     /// Whether `haystack` begins with `prefix` once its A–Z are lower-cased.

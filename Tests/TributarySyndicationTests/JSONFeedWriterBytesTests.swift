@@ -83,3 +83,61 @@ struct JSONFeedWriterBytesTests {
         }
     }
 }
+
+/// The writer's earlier form, a `JSONValue` of the whole document: the reference the direct
+/// bytes are held to.
+extension JSONFeedWriter {
+    /// The whole document as a JSON value.
+    fileprivate func value(feed: FeedInfo, items: [Item]) -> JSONValue {
+        var object = JSONObject()
+        object["version"] = .string(Self.versionURL)
+        object["title"] = .string(feed.title ?? "")
+        set(&object, "home_page_url", feed.homePageURL)
+        set(&object, "feed_url", feed.feedURL)
+        set(&object, "description", feed.description)
+        set(&object, "icon", feed.icon)
+        set(&object, "favicon", feed.favicon)
+        set(&object, "language", feed.language)
+        // JSON Feed: an author object needs at least one of name, url and avatar.
+        let people = feed.authors.filter { !$0.isEmpty }
+        if !people.isEmpty { object["authors"] = authors(people) }
+        object["items"] = .array(items.map(item))
+        return .object(object)
+    }
+
+    fileprivate func item(_ item: Item) -> JSONValue {
+        var object = JSONObject()
+        object["id"] = .string(item.id)
+        set(&object, "url", item.url)
+        set(&object, "title", item.title)
+        if let html = item.contentHTML, !html.isEmpty {
+            object["content_html"] = .string(html)
+        } else {
+            // JSON Feed requires content_html or content_text.
+            object["content_text"] = .string(item.summary ?? item.title ?? "")
+        }
+        set(&object, "summary", item.summary)
+        set(&object, "image", item.image)
+        if let published = item.published { object["date_published"] = .string(RFC3339.string(from: published)) }
+        if let updated = item.updated { object["date_modified"] = .string(RFC3339.string(from: updated)) }
+        let people = item.authors.filter { !$0.isEmpty }
+        if !people.isEmpty { object["authors"] = authors(people) }
+        if !item.tags.isEmpty { object["tags"] = .array(item.tags.map(JSONValue.string)) }
+        // JSON Feed: an attachment's url is required.
+        let files = item.attachments.filter { !$0.url.isEmpty }
+        if !files.isEmpty { object["attachments"] = .array(files.map(attachment)) }
+        if includeExtensions { object["_tributary"] = extensionObject(item) }
+        return .object(object)
+    }
+
+    fileprivate func authors(_ authors: [Author]) -> JSONValue {
+        .array(
+            authors.map { author in
+                var object = JSONObject()
+                set(&object, "name", author.name)
+                set(&object, "url", author.url)
+                set(&object, "avatar", author.avatar)
+                return .object(object)
+            })
+    }
+}

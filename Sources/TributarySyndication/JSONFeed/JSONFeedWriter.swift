@@ -25,8 +25,8 @@ public struct JSONFeedWriter: Sendable {
 
     /// The whole document as UTF-8 bytes, for writing a file without a second copy as text.
     ///
-    /// Written straight into one buffer, member by member; the bytes are those `JSONWriter`
-    /// writes for `value(feed:items:)`.
+    /// Written straight into one buffer, member by member; the tests hold the bytes to those
+    /// `JSONWriter` writes for the document as a `JSONValue` (the writer's earlier form).
     public func documentBytes(feed: FeedInfo, items: [Item]) -> [UInt8] {
         // Room for the texts with a margin for escapes, keys and indentation, reserved up front.
         let texts = items.reduce(0) { total, item in
@@ -47,8 +47,7 @@ public struct JSONFeedWriter: Sendable {
         writer.finish().withUnsafeBytes { emit($0) }
     }
 
-    /// Writes the document into `writer`, member for member as `value(feed:items:)` builds it,
-    /// calling `itemWritten` after each item.
+    /// Writes the document into `writer`, member by member, calling `itemWritten` after each item.
     func write(
         feed: FeedInfo, items: [Item], into writer: inout JSONByteWriter, itemWritten: (inout JSONByteWriter) -> Void = { _ in }
     ) {
@@ -141,50 +140,8 @@ public struct JSONFeedWriter: Sendable {
         writer.string(value)
     }
 
-    /// The whole document as a JSON value.
-    func value(feed: FeedInfo, items: [Item]) -> JSONValue {
-        var object = JSONObject()
-        object["version"] = .string(Self.versionURL)
-        object["title"] = .string(feed.title ?? "")
-        set(&object, "home_page_url", feed.homePageURL)
-        set(&object, "feed_url", feed.feedURL)
-        set(&object, "description", feed.description)
-        set(&object, "icon", feed.icon)
-        set(&object, "favicon", feed.favicon)
-        set(&object, "language", feed.language)
-        // JSON Feed: an author object needs at least one of name, url and avatar.
-        let people = feed.authors.filter { !$0.isEmpty }
-        if !people.isEmpty { object["authors"] = authors(people) }
-        object["items"] = .array(items.map(item))
-        return .object(object)
-    }
-
-    private func item(_ item: Item) -> JSONValue {
-        var object = JSONObject()
-        object["id"] = .string(item.id)
-        set(&object, "url", item.url)
-        set(&object, "title", item.title)
-        if let html = item.contentHTML, !html.isEmpty {
-            object["content_html"] = .string(html)
-        } else {
-            // JSON Feed requires content_html or content_text.
-            object["content_text"] = .string(item.summary ?? item.title ?? "")
-        }
-        set(&object, "summary", item.summary)
-        set(&object, "image", item.image)
-        if let published = item.published { object["date_published"] = .string(RFC3339.string(from: published)) }
-        if let updated = item.updated { object["date_modified"] = .string(RFC3339.string(from: updated)) }
-        let people = item.authors.filter { !$0.isEmpty }
-        if !people.isEmpty { object["authors"] = authors(people) }
-        if !item.tags.isEmpty { object["tags"] = .array(item.tags.map(JSONValue.string)) }
-        // JSON Feed: an attachment's url is required.
-        let files = item.attachments.filter { !$0.url.isEmpty }
-        if !files.isEmpty { object["attachments"] = .array(files.map(attachment)) }
-        if includeExtensions { object["_tributary"] = extensionObject(item) }
-        return .object(object)
-    }
-
-    private func extensionObject(_ item: Item) -> JSONValue {
+    /// The `_tributary` object of an item.
+    func extensionObject(_ item: Item) -> JSONValue {
         var object = JSONObject()
         object["source"] = .string(item.source)
         if let score = item.score, score.isFinite { object["score"] = JSONNumber(score).map(JSONValue.number) ?? .null }
@@ -219,7 +176,8 @@ public struct JSONFeedWriter: Sendable {
         return .object(object)
     }
 
-    private func attachment(_ attachment: Attachment) -> JSONValue {
+    /// An attachment object.
+    func attachment(_ attachment: Attachment) -> JSONValue {
         var object = JSONObject()
         object["url"] = .string(attachment.url)
         object["mime_type"] = .string(attachment.mimeType.isEmpty ? "application/octet-stream" : attachment.mimeType)
@@ -229,18 +187,8 @@ public struct JSONFeedWriter: Sendable {
         return .object(object)
     }
 
-    private func authors(_ authors: [Author]) -> JSONValue {
-        .array(
-            authors.map { author in
-                var object = JSONObject()
-                set(&object, "name", author.name)
-                set(&object, "url", author.url)
-                set(&object, "avatar", author.avatar)
-                return .object(object)
-            })
-    }
-
-    private func set(_ object: inout JSONObject, _ key: String, _ value: String?) {
+    /// Sets `key` to the text when there is one.
+    func set(_ object: inout JSONObject, _ key: String, _ value: String?) {
         if let value, !value.isEmpty { object[key] = .string(value) }
     }
 }

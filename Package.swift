@@ -107,7 +107,7 @@ let package = Package(
             dependencies: ["TributaryCore", "TributaryModel", "TributaryYAML", "TributarySyndication", "TributaryState", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "TributaryStateTests", dependencies: ["TributaryState", "TributaryModel", "TestSupport"]),
+        .testTarget(name: "TributaryStateTests", dependencies: ["TributaryState", "TributaryModel", "TributaryJSON", "TestSupport"]),
         .testTarget(name: "TributaryHTTPTests", dependencies: ["TributaryHTTP", "TributaryCore", "TestSupport"]),
         .testTarget(
             name: "CommandAdapterTests",

@@ -27,51 +27,6 @@ enum ItemCodec {
         bytes.withUnsafeBytes { decodeItem($0) }
     }
 
-    /// The item as compact JSON bytes (the form of earlier versions).
-    static func encodeJSON(_ item: Item) -> [UInt8] {
-        var object = JSONObject()
-        object["id"] = .string(item.id)
-        object["source"] = .string(item.source)
-        object["url"] = item.url.map(JSONValue.string)
-        object["title"] = item.title.map(JSONValue.string)
-        object["summary"] = item.summary.map(JSONValue.string)
-        object["content_html"] = item.contentHTML.map(JSONValue.string)
-        object["image"] = item.image.map(JSONValue.string)
-        if !item.authors.isEmpty { object["authors"] = .array(item.authors.map(encode)) }
-        object["published"] = item.published.map(encode)
-        object["updated"] = item.updated.map(encode)
-        if !item.tags.isEmpty { object["tags"] = .array(item.tags.map(JSONValue.string)) }
-        if !item.attachments.isEmpty {
-            object["attachments"] = .array(
-                item.attachments.map { attachment in
-                    var entry = JSONObject()
-                    entry["url"] = .string(attachment.url)
-                    entry["mime_type"] = .string(attachment.mimeType)
-                    entry["title"] = attachment.title.map(JSONValue.string)
-                    entry["size"] = attachment.sizeInBytes.map { .number(JSONNumber($0)) }
-                    entry["duration"] = attachment.durationInSeconds.map { .number(JSONNumber($0)) }
-                    return .object(entry)
-                })
-        }
-        if !item.metrics.isEmpty {
-            object["metrics"] = .object(JSONObject(item.metrics.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) }))
-        }
-        if !item.extras.isEmpty {
-            object["extras"] = .object(JSONObject(item.extras.sorted { $0.key < $1.key }.map { ($0.key, encode($0.value)) }))
-        }
-        if !item.duplicates.isEmpty {
-            object["duplicates"] = .array(
-                item.duplicates.map { duplicate in
-                    var entry = JSONObject()
-                    entry["source"] = .string(duplicate.source)
-                    entry["url"] = duplicate.url.map(JSONValue.string)
-                    entry["title"] = duplicate.title.map(JSONValue.string)
-                    return .object(entry)
-                })
-        }
-        return JSONWriter.bytes(from: .object(object), style: .compact)
-    }
-
     /// The item JSON bytes describe, or nil when they are not an item this codec wrote.
     static func decodeJSONItem(_ bytes: [UInt8]) -> Item? {
         guard let value = try? JSON.parse(bytes), let id = value["id"]?.string, let source = value["source"]?.string else {
@@ -132,7 +87,7 @@ enum ItemCodec {
             updated: value["updated"].flatMap(decodeDate))
     }
 
-    private static func encode(_ author: Author) -> JSONValue {
+    static func encode(_ author: Author) -> JSONValue {
         var entry = JSONObject()
         entry["name"] = author.name.map(JSONValue.string)
         entry["url"] = author.url.map(JSONValue.string)
@@ -145,7 +100,7 @@ enum ItemCodec {
     }
 
     /// Seconds since 1970 in the shortest text that reads back to the same `Double`.
-    private static func encode(_ date: Date) -> JSONValue {
+    static func encode(_ date: Date) -> JSONValue {
         JSONNumber(date.timeIntervalSince1970).map(JSONValue.number) ?? .null
     }
 
@@ -154,15 +109,6 @@ enum ItemCodec {
     }
 
     /// Extras keep their type: `{"s": …}`, `{"i": …}`, `{"d": …}` or `{"b": …}`.
-    private static func encode(_ extra: ExtraValue) -> JSONValue {
-        switch extra {
-        case .string(let text): ["s": .string(text)]
-        case .int(let number): ["i": .number(JSONNumber(number))]
-        case .double(let number): ["d": JSONNumber(number).map(JSONValue.number) ?? .null]
-        case .bool(let flag): ["b": .bool(flag)]
-        }
-    }
-
     private static func decodeExtra(_ value: JSONValue) -> ExtraValue? {
         if let text = value["s"]?.string { return .string(text) }
         if let number = value["i"]?.int { return .int(number) }

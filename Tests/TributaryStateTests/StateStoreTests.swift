@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TributaryJSON
 import TributaryModel
 
 @testable import TributaryState
@@ -380,5 +381,64 @@ extension StateStore {
     /// The single integer a query returns.
     func integer(_ sql: String) throws -> Int? {
         try access { database throws(SQLiteError) in try database.integer(sql) }
+    }
+}
+
+/// The JSON form of items that versions before the binary one stored: what `ItemCodec` must
+/// still read.
+extension ItemCodec {
+    /// The item as compact JSON bytes.
+    fileprivate static func encodeJSON(_ item: Item) -> [UInt8] {
+        var object = JSONObject()
+        object["id"] = .string(item.id)
+        object["source"] = .string(item.source)
+        object["url"] = item.url.map(JSONValue.string)
+        object["title"] = item.title.map(JSONValue.string)
+        object["summary"] = item.summary.map(JSONValue.string)
+        object["content_html"] = item.contentHTML.map(JSONValue.string)
+        object["image"] = item.image.map(JSONValue.string)
+        if !item.authors.isEmpty { object["authors"] = .array(item.authors.map(encode)) }
+        object["published"] = item.published.map(encode)
+        object["updated"] = item.updated.map(encode)
+        if !item.tags.isEmpty { object["tags"] = .array(item.tags.map(JSONValue.string)) }
+        if !item.attachments.isEmpty {
+            object["attachments"] = .array(
+                item.attachments.map { attachment in
+                    var entry = JSONObject()
+                    entry["url"] = .string(attachment.url)
+                    entry["mime_type"] = .string(attachment.mimeType)
+                    entry["title"] = attachment.title.map(JSONValue.string)
+                    entry["size"] = attachment.sizeInBytes.map { .number(JSONNumber($0)) }
+                    entry["duration"] = attachment.durationInSeconds.map { .number(JSONNumber($0)) }
+                    return .object(entry)
+                })
+        }
+        if !item.metrics.isEmpty {
+            object["metrics"] = .object(JSONObject(item.metrics.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) }))
+        }
+        if !item.extras.isEmpty {
+            object["extras"] = .object(JSONObject(item.extras.sorted { $0.key < $1.key }.map { ($0.key, encode($0.value)) }))
+        }
+        if !item.duplicates.isEmpty {
+            object["duplicates"] = .array(
+                item.duplicates.map { duplicate in
+                    var entry = JSONObject()
+                    entry["source"] = .string(duplicate.source)
+                    entry["url"] = duplicate.url.map(JSONValue.string)
+                    entry["title"] = duplicate.title.map(JSONValue.string)
+                    return .object(entry)
+                })
+        }
+        return JSONWriter.bytes(from: .object(object), style: .compact)
+    }
+
+    /// Extras keep their type: `{"s": …}`, `{"i": …}`, `{"d": …}` or `{"b": …}`.
+    fileprivate static func encode(_ extra: ExtraValue) -> JSONValue {
+        switch extra {
+        case .string(let text): ["s": .string(text)]
+        case .int(let number): ["i": .number(JSONNumber(number))]
+        case .double(let number): ["d": JSONNumber(number).map(JSONValue.number) ?? .null]
+        case .bool(let flag): ["b": .bool(flag)]
+        }
     }
 }

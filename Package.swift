@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CTributaryCurl", dependencies: ["CCurl"]),
+        .systemLibrary(name: "CMalloc"),
 
         // Pure Swift building blocks.
         .target(name: "TributaryModel"),
@@ -77,7 +78,7 @@ let package = Package(
                 "CommandAdapter", "DeclarativeAdapters", "FeedAdapters", "KanzhihuAdapter", "QdailyAdapter", "ToutiaoAdapter",
             ]
         ),
-        .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
+        .executableTarget(name: "tributary", dependencies: ["TributaryCLI", "CMalloc"]),
 
         // The Swift side of `make bench` (a server and a fetch driver); not shipped.
         .executableTarget(

@@ -189,19 +189,26 @@ public struct XMLOutput: ~Copyable {
         var index = 0
         while index < end {
             if index + 8 <= end {
-                // Eight bytes at once when none is a control character, '&', '<', '>', EF
-                // (U+FFFE/U+FFFF's lead byte) or, in attributes, '"'.
-                let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+                // Eight bytes at once: flagged are control characters, '&', '<', '>', EF (U+FFFE
+                // and U+FFFF's lead byte) and, in attributes, '"'. The word is stored whole; the
+                // bytes before the first flagged one are final, the rest are written again. (The
+                // lowest flag is exact: a false flag only appears above a true one.)
+                let raw = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+                let word = UInt64(littleEndian: raw)
                 let controls = (word &- Self.ones &* 0x20) & ~word & Self.highs
                 let quotes = attribute ? Self.has(word, UInt8(ascii: "\"")) : 0
-                if controls | quotes | Self.has(word, UInt8(ascii: "&")) | Self.has(word, UInt8(ascii: "<"))
-                    | Self.has(word, UInt8(ascii: ">")) | Self.has(word, 0xEF) == 0
-                {
-                    UnsafeMutableRawPointer(output).storeBytes(of: word, as: UInt64.self)
+                let flags =
+                    controls | quotes | Self.has(word, UInt8(ascii: "&")) | Self.has(word, UInt8(ascii: "<"))
+                    | Self.has(word, UInt8(ascii: ">")) | Self.has(word, 0xEF)
+                UnsafeMutableRawPointer(output).storeBytes(of: raw, as: UInt64.self)
+                if flags == 0 {
                     output += 8
                     index += 8
                     continue
                 }
+                let plain = flags.trailingZeroBitCount >> 3
+                output += plain
+                index += plain
             }
             let byte = source[index]
             if byte >= 0x20 && byte != 0xEF && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")

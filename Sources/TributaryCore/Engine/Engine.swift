@@ -27,6 +27,7 @@ public struct Engine: Sendable {
     public func run(_ configuration: Configuration, options: RunOptions = RunOptions()) async -> RunReport {
         let started = clock()
         let startInstant = ContinuousClock.now
+        let startCPU = ProcessCPUTime.now
         var sources = configuration.enabledSources
         if let only = options.onlySources {
             sources = configuration.sources.filter { only.contains($0.name) }
@@ -46,7 +47,9 @@ public struct Engine: Sendable {
         let outcomes = await fetchAll(
             sources, configuration: configuration, jobs: options.jobs ?? configuration.defaults.jobs, now: started,
             histories: histories, progress: progress)
-        logger.info("fetched \(sources.count) sources in \((ContinuousClock.now - startInstant).secondsText)")
+        logger.info(
+            "fetched \(sources.count) sources in \((ContinuousClock.now - startInstant).secondsText) (\((ProcessCPUTime.now - startCPU).secondsText) CPU)"
+        )
 
         if let state {
             if let report = unchangedRun(
@@ -143,6 +146,7 @@ public struct Engine: Sendable {
             outputReports.append(report)
         }
         // The files are independent: each is rendered and written on its own thread.
+        let (writeStarted, writeStartCPU) = (ContinuousClock.now, ProcessCPUTime.now)
         let failures = await withTaskGroup(of: (Int, String?).self) { group in
             for file in files {
                 group.addTask { [logger] in
@@ -162,6 +166,11 @@ public struct Engine: Sendable {
             var failures: [Int: String] = [:]
             for await (index, failure) in group { failures[index] = failure }
             return failures
+        }
+        if files.count > 1 {
+            logger.info(
+                "wrote \(files.count) files in \((ContinuousClock.now - writeStarted).secondsText) (\((ProcessCPUTime.now - writeStartCPU).secondsText) CPU)"
+            )
         }
         for (index, failure) in failures { outputReports[index].failure = failure }
         var report = RunReport(

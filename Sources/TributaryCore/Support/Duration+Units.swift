@@ -1,3 +1,5 @@
+import Glibc
+
 extension Duration {
     /// The duration in seconds, fractions included.
     public var inSeconds: Double {
@@ -13,5 +15,15 @@ extension Duration {
     public var secondsText: String {
         let hundredths = Int((inSeconds * 100).rounded())
         return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
+    }
+}
+
+/// The CPU time the whole process has used so far, all threads together: with the wall time it
+/// tells whether a stage of a run kept the cores busy or waited (for the network or the disk).
+enum ProcessCPUTime {
+    static var now: Duration {
+        var spec = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+        return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
     }
 }

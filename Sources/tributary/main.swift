@@ -12,5 +12,5 @@ mallopt(M_MMAP_THRESHOLD, 32 << 20)
 mallopt(M_TRIM_THRESHOLD, 64 << 20)
 mallopt(M_TOP_PAD, 16 << 20)
 
-let status = await CommandLineTool.main(Array(CommandLine.arguments.dropFirst()))
+let status = await CommandLineTool.main(Array(CommandLine.arguments.dropFirst()), endsProcess: true)
 exit(status)

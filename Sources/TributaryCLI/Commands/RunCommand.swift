@@ -79,15 +79,19 @@ enum RunCommand: Command {
             return ExitStatus.usage.rawValue
         }
         guard let every = choices.every else {
-            return await runOnce(arguments, choices: choices, context: context, resetState: arguments.flag("reset-state"))
+            return await runOnce(
+                arguments, choices: choices, context: context, resetState: arguments.flag("reset-state"), last: context.endsProcess)
         }
         return await RunLoop(every: every, console: context.console).run { first in
             await runOnce(arguments, choices: choices, context: context, resetState: first && arguments.flag("reset-state"))
         }
     }
 
-    /// One run: configuration, lock, state, engine, report.
-    static func runOnce(_ arguments: ParsedArguments, choices: Choices, context: CommandContext, resetState: Bool) async -> Int32 {
+    /// One run: configuration, lock, state, engine, report. With `last`, the process exits after
+    /// it, and the river is left for the exit to reclaim.
+    static func runOnce(
+        _ arguments: ParsedArguments, choices: Choices, context: CommandContext, resetState: Bool, last: Bool = false
+    ) async -> Int32 {
         guard let configuration = context.loadConfiguration(arguments) else { return ExitStatus.usage.rawValue }
         let only = arguments.values("source")
         let unknown = only.filter { name in !configuration.sources.contains { $0.name == name } }
@@ -107,7 +111,9 @@ enum RunCommand: Command {
         let level = CommonOptions.level(arguments)
         // On a terminal, a live progress line; the log and the report print around it.
         let progressConsole = context.console.diagnosticsAreTerminal && level == .warning ? ProgressConsole(context.console) : nil
-        let context = progressConsole.map { CommandContext(console: $0, environment: context.environment) } ?? context
+        let context =
+            progressConsole.map { CommandContext(console: $0, environment: context.environment, endsProcess: context.endsProcess) }
+            ?? context
         let logger = context.logger(level: level)
         let dryRun = arguments.flag("dry-run")
 
@@ -175,6 +181,7 @@ enum RunCommand: Command {
                 context.console.diagnostic("\(CommandLineTool.programName): cannot write the report to \(path): \(error.description)")
             }
         }
+        if last { KeptUntilExit.keep(report) }
         return report.status.rawValue
     }
 

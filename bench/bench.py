@@ -8,7 +8,10 @@
 
 Everything runs on 127.0.0.1: the benchmark starts its own server and stops it afterwards.
 Speed is reported as ratios against the peers measured in the same run, since the machines
-are shared and noisy; each figure is the median of several runs.
+are shared and noisy; each figure is the median of several runs. Every measured command (and
+the server) runs at a raised scheduling priority when the user may set one (root), and the
+file system is synced before each, so that neither other work on the machine nor an earlier
+command's unflushed writes fall on one peer's time.
 """
 import argparse
 import json
@@ -24,12 +27,25 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, ".build", "release", "tributary-bench")
 
 
+def raised_priority():
+    """Runs in each measured child (and the loopback server) before it starts: a higher
+    scheduling priority, when this user may set one, so that other work on a shared machine
+    disturbs every peer less. Every command gets the same."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, -15)
+    except OSError:
+        pass
+
+
 def run_measured(command, output=None, **kwargs):
     """Runs a command; returns (wall seconds, peak RSS in KB, stdout, CPU seconds). With `output`
     (a path), standard output goes to that file instead of this process's memory."""
+    # What an earlier command wrote and did not flush would otherwise be flushed on this one's
+    # time (Tributary's fsync waits for every dirty page of the file system's journal).
+    os.sync()
     started = time.perf_counter()
     sink = open(output, "wb") if output else subprocess.PIPE
-    process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE, **kwargs)
+    process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE, preexec_fn=raised_priority, **kwargs)
     stdout, stderr = b"", b""
     # wait4 gives this child's own resource usage, so peaks of earlier runs don't leak in.
     out_chunks = []
@@ -53,7 +69,8 @@ class Server:
     """tributary-bench serve DIR, on an ephemeral port of 127.0.0.1."""
 
     def __init__(self, folder):
-        self.process = subprocess.Popen([BENCH, "serve", folder], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.process = subprocess.Popen([BENCH, "serve", folder], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        preexec_fn=raised_priority)
         line = self.process.stdout.readline().decode()
         if not line.startswith("port "):
             sys.exit("the benchmark server did not start: %r" % line)

@@ -14,10 +14,13 @@ enum JSONEscaping {
         while index < count {
             if index + 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                if !mayNeedEscaping(word) {
+                let flags = flagged(word)
+                if flags == 0 {
                     index += 8
                     continue
                 }
+                // Straight to the first flagged byte (the lowest flag is exact).
+                index += flags.trailingZeroBitCount >> 3
             }
             let byte = base[index]
             if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2 {
@@ -59,17 +62,19 @@ enum JSONEscaping {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
-    /// False when none of the eight bytes of `word` is a control character, `"`, `\` or 0xE2.
+    /// The high bit of each of the eight bytes of `word` (little-endian) that is a control
+    /// character, `"`, `\` or 0xE2 set, and possibly of bytes after the first such byte; zero when
+    /// there is none.
     @inline(__always)
-    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+    private static func flagged(_ word: UInt64) -> UInt64 {
         let below = (word &- ones &* 0x20) & ~word & highs
-        return below != 0 || hasByte(word, 0x22) || hasByte(word, 0x5C) || hasByte(word, 0xE2)
+        return below | has(word, 0x22) | has(word, 0x5C) | has(word, 0xE2)
     }
 
     @inline(__always)
-    private static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+    private static func has(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let difference = word ^ (ones &* UInt64(byte))
-        return (difference &- ones) & ~difference & highs != 0
+        return (difference &- ones) & ~difference & highs
     }
 
     @inline(__always)

@@ -211,6 +211,23 @@ public struct XMLOutput: ~Copyable {
                 index += plain
             }
             let byte = source[index]
+            // Markup's own characters, the usual reason to stop, are written with one store.
+            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") {
+                // "&lt;" or "&gt;", little-endian.
+                let entity: UInt32 = byte == UInt8(ascii: "<") ? 0x3B74_6C26 : 0x3B74_6726
+                UnsafeMutableRawPointer(output).storeBytes(of: UInt32(littleEndian: entity), as: UInt32.self)
+                output += 4
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "&") {
+                // "&amp" and ";".
+                UnsafeMutableRawPointer(output).storeBytes(of: UInt32(littleEndian: 0x706D_6126), as: UInt32.self)
+                output[4] = UInt8(ascii: ";")
+                output += 5
+                index += 1
+                continue
+            }
             if byte >= 0x20 && byte != 0xEF && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
                 && byte != UInt8(ascii: "\"")
             {

@@ -59,7 +59,11 @@ public struct Engine: Sendable {
                 return report
             }
             do {
+                let reading = ContinuousClock.now
                 histories = try state.histories(for: sources.map(\.name))
+                logger.info(
+                    "read \(histories.values.reduce(0) { $0 + $1.items.count }) stored items in \((ContinuousClock.now - reading).secondsText)"
+                )
             } catch {
                 return stateFailed(error, sources: outcomes.map(\.report), started: started, startInstant: startInstant)
             }
@@ -200,9 +204,11 @@ public struct Engine: Sendable {
                 ]
             }
             do {
+                let storing = ContinuousClock.now
                 try state.commit(
                     merges, run: record, retention: configuration.retention.inSeconds, meta: meta,
                     configured: Set(configuration.sources.map(\.name)))
+                logger.info("stored the run in the state in \((ContinuousClock.now - storing).secondsText)")
             } catch {
                 logger.error(error.description)
                 report.stateFailure = error.description

@@ -189,8 +189,12 @@ struct ConfigErrorTests {
             "unknown content mode", oneSource + "outputs:\n  - type: atom\n    path: a.xml\n    content: summry\n",
             "feeds.yaml:6:14: error: 'content' must be one of full, summary, found 'summry'; did you mean 'summary'?"),
         Case(
-            "content on an html output", oneSource + "outputs:\n  - type: html\n    path: a.html\n    content: full\n",
-            "feeds.yaml:6:5: error: unknown key 'content' in a 'html' output (expected one of: type, limit, title, path, url, rules)"),
+            "an unknown content mode on an html output", oneSource + "outputs:\n  - type: html\n    path: a.html\n    content: ful\n",
+            "feeds.yaml:6:14: error: 'content' must be one of full, summary, found 'ful'; did you mean 'full'?"),
+        Case(
+            "a key only stdout has on an html output", oneSource + "outputs:\n  - type: html\n    path: a.html\n    format: json\n",
+            "feeds.yaml:6:5: error: unknown key 'format' in a 'html' output (expected one of: type, limit, title, path, url, content, rules)"
+        ),
         Case(
             "a bad rule of an output",
             oneSource + "outputs:\n  - type: jsonfeed\n    path: a.json\n    rules: {keep: [{tag: {in: [swift]}}]}\n",

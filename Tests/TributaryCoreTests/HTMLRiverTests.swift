@@ -38,14 +38,17 @@ struct HTMLRiverTests {
             name: "broken", adapter: "rss", itemCount: 0, problems: [], failure: "https://broken.example/feed: HTTP 503", duration: .zero),
     ]
 
-    static func page(_ items: [Item] = items, sources: [SourceReport] = reports, zone: String = "UTC") throws -> XMLDocument {
-        let river = HTMLRiver(
+    static func page(
+        _ items: [Item] = items, sources: [SourceReport] = reports, zone: String = "UTC", showsContent: Bool = false
+    ) throws -> XMLDocument {
+        var river = HTMLRiver(
             title: "My <river>", selfURL: "https://example.org/", homePageURL: "https://example.org/home",
             feeds: [
                 HTMLRiver.AlternateFeed(
                     title: "My river", url: "https://example.org/river.atom", type: "application/atom+xml", kind: "atom")
             ],
             sources: sources, timeZone: try #require(TimeZone(identifier: zone)), now: fixedNow)
+        river.showsContent = showsContent
         return try XMLDocument(data: Data(river.render(items).utf8), options: [.nodePreserveWhitespace])
     }
 
@@ -139,6 +142,45 @@ struct HTMLRiverTests {
         // A long summary is cut.
         let summary = try #require(try Self.texts(page, "//section[@class='day undated']//p[@class='summary']").first)
         #expect(summary.count == HTMLRiver.summaryLimit + 1 && summary.hasSuffix("…"))
+    }
+
+    @Test func withFullContentEachItemShowsItsSanitizedContentAsWellFormedMarkup() throws {
+        let content = """
+            <p class="x" onclick="steal()">One<br>two &amp; <img src="https://a.example/p.png" alt="a > b"><wbr>three</p>\
+            <script>alert(1)</script><a href="javascript:alert(2)">link</a><hr><video controls src="https://a.example/v.mp4"></video>
+            """
+        let items = [
+            Item(
+                id: "1", source: "blog", url: "https://a.example/1", title: "Full", summary: "The summary.", contentHTML: content,
+                published: at(-60)),
+            Item(id: "2", source: "blog", url: "https://a.example/2", title: "Summary only", summary: "Just this.", published: at(-120)),
+        ]
+        // The page must still read as XML: void elements closed, the rest as the sanitizer made it.
+        let page = try Self.page(items, showsContent: true)
+        let first = "(//article)[1]"
+        #expect(try page.nodes(forXPath: first + "//p[@class='summary']").isEmpty)
+        #expect(try Self.texts(page, first + "//div[@class='content']/p") == ["Onetwo & three"])
+        #expect(try Self.texts(page, first + "//div[@class='content']//img/@src") == ["https://a.example/p.png"])
+        #expect(try Self.texts(page, first + "//div[@class='content']//img/@alt") == ["a > b"])
+        #expect(try page.nodes(forXPath: first + "//div[@class='content']//br").count == 1)
+        #expect(try page.nodes(forXPath: first + "//div[@class='content']//hr").count == 1)
+        #expect(try Self.texts(page, first + "//div[@class='content']//video/@src") == ["https://a.example/v.mp4"])
+        // Nothing the allow-list refuses reaches the page, whatever adapter made the content.
+        #expect(try page.nodes(forXPath: "//div[@class='content']//script").isEmpty)
+        #expect(try page.nodes(forXPath: "//div[@class='content']//@onclick").isEmpty)
+        #expect(try page.nodes(forXPath: "//div[@class='content']//a[@href]").isEmpty)
+        // An item without content keeps its summary.
+        #expect(try Self.texts(page, "(//article)[2]//p[@class='summary']") == ["Just this."])
+        #expect(try page.nodes(forXPath: "(//article)[2]//div[@class='content']").isEmpty)
+    }
+
+    @Test func voidElementsAreClosedAndTheRestIsKept() {
+        #expect(HTMLRiver.pageContent("<p>a<br>b</p>") == "<p>a<br/>b</p>")
+        #expect(
+            HTMLRiver.pageContent(#"<img src="https://a.example/1.png" alt="x>y">"#)
+                == #"<img src="https://a.example/1.png" alt="x&gt;y"/>"#)
+        #expect(HTMLRiver.pageContent("<p>no markup of note</p>") == "<p>no markup of note</p>")
+        #expect(HTMLRiver.pageContent("") == "")
     }
 
     @Test func anEmptyRunStillMakesAPage() throws {

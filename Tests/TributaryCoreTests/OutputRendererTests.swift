@@ -64,7 +64,8 @@ struct OutputRendererTests {
     @Test func theOptionsAreRead() throws {
         let (_, outputs) = try Self.renderer()
         #expect(outputs.map(\.kind) == [.atom, .rss, .jsonfeed, .html, .stdout])
-        #expect(outputs.map(\.content) == [.full, .summary, .full, .full, .full])
+        // A page shows summaries unless told otherwise.
+        #expect(outputs.map(\.content) == [.full, .summary, .full, .summary, .full])
         #expect(outputs.map(\.limit) == [nil, 3, nil, nil, 1])
         #expect(outputs.map { $0.rules.keep.count + $0.rules.block.count } == [1, 0, 1, 0, 1])
         #expect(outputs[0].rules.keep.first?.location == "feeds.yaml:10:20")

@@ -359,7 +359,7 @@ private struct ConfigurationBuilder {
             switch kind {
             case .stdout: ["type", "limit", "title", "format", "rules"]
             case .atom, .jsonfeed, .rss: ["type", "limit", "title", "path", "url", "content", "rules"]
-            case .html: ["type", "limit", "title", "path", "url", "rules"]
+            case .html: ["type", "limit", "title", "path", "url", "content", "rules"]
             }
         let keys = reader.keyed(pairs, allowed: allowed, context: "in a '\(kind.rawValue)' output")
         let limit = keys["limit"].flatMap { reader.integer($0.value, "'limit'", in: 1...10_000_000) }
@@ -368,7 +368,8 @@ private struct ConfigurationBuilder {
         if kind == .rss, let node = keys["url"]?.value, let url, !Self.isAbsoluteWebURL(url) {
             reader.fail(node, "'url' of an 'rss' output must be its public http(s) URL, found '\(url)'")
         }
-        var content = OutputConfig.ContentMode.full
+        // A page shows summaries unless asked for the full text; feeds carry the full text.
+        var content = kind == .html ? OutputConfig.ContentMode.summary : .full
         if let node = keys["content"]?.value,
             let word = reader.choice(node, "'content'", among: OutputConfig.ContentMode.allCases.map(\.rawValue)),
             let value = OutputConfig.ContentMode(rawValue: word)

@@ -49,6 +49,10 @@ public struct HTMLRiver: Sendable {
     /// When the run started: the page's update time.
     public var now: Date
 
+    /// Whether each item shows its full content (sanitized again for the page) instead of its
+    /// summary; items without content show the summary either way.
+    public var showsContent = false
+
     /// The longest summary shown, in characters.
     static let summaryLimit = 280
 
@@ -222,7 +226,11 @@ public struct HTMLRiver: Sendable {
         let names = item.authors.compactMap { $0.name.flatMap { $0.isEmpty ? nil : $0 } }
         if !names.isEmpty { html += " · <span class=\"author\">\(Self.escape(names.joined(separator: ", ")))</span>" }
         html += "</p>\n"
-        if !summary.isEmpty { html += "<p class=\"summary\">\(Self.escape(summary))</p>\n" }
+        if showsContent, let content = item.contentHTML.map(Self.pageContent), !content.isEmpty {
+            html += "<div class=\"content\">\(content)</div>\n"
+        } else if !summary.isEmpty {
+            html += "<p class=\"summary\">\(Self.escape(summary))</p>\n"
+        }
         if !item.duplicates.isEmpty {
             html += "<ul class=\"duplicates\">\n"
             for duplicate in item.duplicates {
@@ -239,6 +247,39 @@ public struct HTMLRiver: Sendable {
         }
         html += "</div>\n</article>\n"
     }
+
+    /// Content HTML as the page embeds it: sanitized again (whatever adapter made it, nothing
+    /// but the allow-list reaches the page) and with void elements closed as XML wants them
+    /// (`<br/>`), so the page stays polyglot markup.
+    static func pageContent(_ html: String) -> String {
+        let clean = HTMLSanitizer().sanitize(html)
+        var output = ""
+        output.reserveCapacity(clean.utf8.count + 64)
+        var rest = clean[...]
+        while let open = rest.firstIndex(of: "<") {
+            output += rest[..<open]
+            rest = rest[open...]
+            // The sanitizer quotes every attribute value with '"' and escapes '"' inside one, so
+            // the tag ends at the first '>' outside quotes.
+            var quoted = false
+            var end = rest.index(after: rest.startIndex)
+            while end < rest.endIndex, quoted || rest[end] != ">" {
+                if rest[end] == "\"" { quoted.toggle() }
+                end = rest.index(after: end)
+            }
+            guard end < rest.endIndex else { break }
+            let name = rest[rest.index(after: rest.startIndex)...].prefix { $0.isLetter || $0.isNumber }.lowercased()
+            output += rest[..<end]
+            if voidElements.contains(name), rest[rest.index(before: end)] != "/" { output += "/" }
+            output += ">"
+            rest = rest[rest.index(after: end)...]
+        }
+        output += rest
+        return output
+    }
+
+    /// The elements the sanitizer keeps that have no end tag.
+    private static let voidElements: Set<String> = ["area", "br", "col", "embed", "hr", "img", "source", "track", "wbr"]
 
     /// The summary, else the start of the content's text, cut to `summaryLimit` characters.
     private func summaryText(_ item: Item) -> String {
@@ -368,6 +409,11 @@ public struct HTMLRiver: Sendable {
         .meta { margin: 0 0 .25rem; }
         .meta .source { background: var(--chip); border-radius: 4px; padding: 0 .375rem; }
         .summary { margin: 0; }
+        .content { overflow-wrap: anywhere; }
+        .content > :first-child { margin-top: 0; }
+        .content > :last-child { margin-bottom: 0; }
+        .content img, .content video { max-width: 100%; height: auto; }
+        .content pre { overflow-x: auto; }
         .duplicates { list-style: none; padding: 0; margin: .25rem 0 0; }
         .duplicates .source { font-style: italic; }
         .empty { color: var(--muted); }

@@ -49,11 +49,12 @@ public struct OutputRenderer: Sendable {
         case (.rss, _):
             return rss(output, items: items)
         case (.html, _):
-            return HTMLRiver(
+            var page = HTMLRiver(
                 title: title(output), selfURL: output.url, homePageURL: configuration.link, feeds: alternateFeeds(),
                 sources: sourceReports, timeZone: configuration.defaults.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt,
-                now: now
-            ).render(items)
+                now: now)
+            page.showsContent = output.content == .full
+            return page.render(items)
         case (.jsonfeed, _), (.stdout, .json):
             return JSONFeedWriter(includeExtensions: true, pretty: output.kind == .jsonfeed)
                 .document(feed: feedInfo(output), items: items)
@@ -64,7 +65,8 @@ public struct OutputRenderer: Sendable {
 
     /// The output's selected items as it writes them: in its content mode.
     private func contents(of output: OutputConfig, selected items: [Item]) -> [Item] {
-        output.content == .summary ? items.map(OutputRenderer.summaryOnly) : items
+        // The page chooses between summary and content itself.
+        output.content == .summary && output.kind != .html ? items.map(OutputRenderer.summaryOnly) : items
     }
 
     /// An item with its content HTML replaced by its plain-text summary (derived from the

@@ -191,7 +191,7 @@ public struct OutputConfig: Sendable, Hashable {
         case json
     }
 
-    /// How much of each item a feed output carries.
+    /// How much of each item an output carries (a page shows the summary or the content).
     public enum ContentMode: String, Sendable, Hashable, CaseIterable {
         /// The full content HTML when the item has it.
         case full

@@ -6,7 +6,7 @@ import TributaryModel
 struct ItemDraft {
     /// A piece of HTML content with the base URL in effect where it was found.
     ///
-    /// Kept as the UTF-8 bytes the parser collected (always valid UTF-8: `FeedBuilder` checks),
+    /// Kept as the UTF-8 bytes the parser collected (always valid UTF-8: libxml2 reads a document `DocumentDecoder` made valid UTF-8),
     /// so the sanitizer, the summary and the image search read them without a `String` of the
     /// whole content being made (and validated) first.
     struct HTML {

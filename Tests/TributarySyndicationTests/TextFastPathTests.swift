@@ -9,6 +9,60 @@ import Testing
 /// (combining marks, emoji with modifiers and joiners, Hangul jamo, flags, odd whitespace).
 @Suite("Text fast paths")
 struct TextFastPathTests {
+    /// Pieces of text, each one or more scalars; the first ones are "simple", the rest not.
+    static let pieces: [String] = [
+        "a", "Z", "7", " ", " ", " ", ".", "-", "~", "中", "文", "字", "龍", "，", "。", "「", "」", "！", "Ａ", "é", "ß", "ł", "ǅ",
+        "—", "…", "“", "”", "\u{3001}", "\u{3029}", "\u{FF5E}", "\u{9FFF}", "\u{4E00}",
+        // Not simple: they join a neighbour, are whitespace other than the space, or are outside the set.
+        "\u{301}", "e\u{301}", "\u{200D}", "👍", "👍🏽", "👨‍👩‍👧", "🇫🇷", "\u{1100}", "\u{1161}", "\u{11A8}", "한", "\u{3000}", "\u{A0}",
+        "\u{AD}", "\u{2028}", "\u{302A}", "\u{3099}", "\r\n", "\n", "\t", "\u{85}", "\u{FE0F}", "\u{E0100}", "Ω", "Ж", "ก", "ำ",
+    ]
+
+    /// Generated texts: mostly simple pieces (so the fast path is taken), some with one other
+    /// piece at a random place (so the fallback is taken near the cut, or not at all).
+    static let texts: [String] = {
+        var random = SeededGenerator(seed: 0x7E47)
+        let simpleCount = 32
+        var texts = ["", " ", "  a", "a  ", String(repeating: "中", count: 300), String(repeating: "word ", count: 80)]
+        for round in 0..<3_000 {
+            let length = Int(random.next() % 420)
+            var text = ""
+            for _ in 0..<length {
+                let pool = round % 3 == 0 ? pieces.count : simpleCount
+                text += pieces[Int(random.next() % UInt64(pool))]
+            }
+            texts.append(text)
+        }
+        return texts
+    }()
+
+    @Test("truncating bytes equals truncating the string")
+    func truncation() {
+        for text in Self.texts {
+            for limit in [0, 1, 5, 40, 299, 300, 301, 400] {
+                let bytes = Array(text.utf8)
+                let fast = bytes.withUnsafeBufferPointer { HTMLTextTruncation.truncate(utf8: $0, limit: limit) }
+                #expect(fast == HTMLTextTruncation.truncate(text, limit: limit), "\(text.debugDescription) at \(limit)")
+            }
+        }
+    }
+
+    @Test("counting Characters on bytes agrees with the string, or declines")
+    func characterCount() {
+        var answered = 0
+        for text in Self.texts {
+            for count in [0, 3, 300, 301] {
+                let bytes = Array(text.utf8)
+                guard let more = bytes.withUnsafeBufferPointer({ HTMLTextTruncation.hasMoreCharacters(utf8: $0, than: count) }) else {
+                    continue
+                }
+                answered += 1
+                #expect(more == (text.count > count), "\(text.debugDescription) against \(count)")
+            }
+        }
+        #expect(answered > Self.texts.count * 2)
+    }
+
     @Test("the UTF-8 scan agrees with the standard library on valid, invalid and CJK bytes")
     func utf8Scan() {
         var random = SeededGenerator(seed: 0x0DF8)

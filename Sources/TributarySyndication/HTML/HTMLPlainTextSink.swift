@@ -14,6 +14,9 @@ final class HTMLPlainTextSink: HTMLSAXSink {
         String(decoding: state.bytes, as: UTF8.self)
     }
 
+    /// `finish()` as UTF-8 bytes.
+    var bytes: [UInt8] { state.bytes }
+
     func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
         state.startElement(name: name)
     }

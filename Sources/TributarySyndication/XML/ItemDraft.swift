@@ -184,10 +184,14 @@ struct ItemDraft {
             for window in [4 * summaryLength, 16 * summaryLength] where html.count > 2 * window {
                 // The prefix ends at a `>`, an ASCII byte, so it is valid UTF-8 too.
                 guard let cut = html[..<window].lastIndex(of: UInt8(ascii: ">")) else { continue }
-                let text = HTMLSanitizer.plainText(fromHTML: UnsafeBufferPointer(rebasing: html[...cut]))
-                if let end = text.index(text.startIndex, offsetBy: summaryLength + 1, limitedBy: text.endIndex), end < text.endIndex {
-                    return HTMLTextTruncation.truncate(text, limit: summaryLength)
+                let text = HTMLSanitizer.plainTextBytes(fromHTML: UnsafeBufferPointer(rebasing: html[...cut]))
+                let summary: String? = text.withUnsafeBufferPointer { text in
+                    let longEnough =
+                        HTMLTextTruncation.hasMoreCharacters(utf8: text, than: summaryLength + 1)
+                        ?? !String(decoding: text, as: UTF8.self).dropFirst(summaryLength + 1).isEmpty
+                    return longEnough ? HTMLTextTruncation.truncate(utf8: text, limit: summaryLength) : nil
                 }
+                if let summary { return summary }
             }
             return HTMLSanitizer.plainText(fromHTML: html, limit: summaryLength)
         }

@@ -86,4 +86,36 @@ struct TextFastPathTests {
             if scan.isValid { #expect(scan.hasNonASCII == bytes.contains { $0 >= 0x80 }) }
         }
     }
+
+    @Test("URL values the sanitizer writes as they are are those the URL policy keeps unchanged")
+    func plainWebURLs() {
+        var random = SeededGenerator(seed: 0x0A11)
+        let parts = [
+            "http", "HTTPS", "https", "hTTp", ":", "//", "/", "s", "example.org", "?q=1", "&", "#x", " ", "\t", "中", "%20", "javascript",
+            "x", "\u{7F}", "@",
+        ]
+        let resolver = HTMLURLResolver(baseURL: URL(string: "https://base.example/a/b"))
+        var plain = 0
+        for _ in 0..<5_000 {
+            // Half of them start like a web URL, so both answers are common.
+            let start = random.next() % 2 == 0 ? parts[Int(random.next() % 4)] + "://" : ""
+            let value = start + (0..<(1 + random.next() % 8)).map { _ in parts[Int(random.next() % UInt64(parts.count))] }.joined()
+            let isPlain = Array(value.utf8).withUnsafeBufferPointer { HTMLURLPolicy.isPlainWebURL($0) }
+            guard isPlain else { continue }
+            plain += 1
+            for (mailto, imageData) in [(false, false), (true, true)] {
+                #expect(
+                    HTMLURLPolicy.sanitize(value, allowsMailto: mailto, allowsImageData: imageData, resolver: resolver) == value, "\(value)"
+                )
+            }
+        }
+        #expect(plain > 500)
+        for value in ["https://a.example/x", "HTTP://A/b?c=d#e", "http:x"] {
+            #expect(Array(value.utf8).withUnsafeBufferPointer { HTMLURLPolicy.isPlainWebURL($0) }, "\(value)")
+        }
+        for value in ["https://a.example/?a=1&b=2", " https://a/", "https://a/ b", "https://a/中", "ftp://a/", "http", "http:", "/relative"]
+        {
+            #expect(!Array(value.utf8).withUnsafeBufferPointer { HTMLURLPolicy.isPlainWebURL($0) }, "\(value)")
+        }
+    }
 }

@@ -122,7 +122,15 @@ final class HTMLSanitizingSink: HTMLSAXSink {
                     writer.appendAttributeValue(UnsafeBufferPointer(start: value, count: Self.length(of: value)))
                 }
             case .url:
-                guard let value,
+                guard let value else { return false }
+                let bytes = UnsafeBufferPointer(start: value, count: Self.length(of: value))
+                if HTMLURLPolicy.isPlainWebURL(bytes) {
+                    // What `HTMLURLPolicy.sanitize` returns for it unchanged, without a `String`.
+                    writeAttributeName(attribute)
+                    writer.appendAttributeValue(bytes)
+                    break
+                }
+                guard
                     let url = HTMLURLPolicy.sanitize(
                         Self.string(value), allowsMailto: rule.allowsMailto && attribute == .href,
                         allowsImageData: rule.allowsImageData && attribute == .src, resolver: resolver

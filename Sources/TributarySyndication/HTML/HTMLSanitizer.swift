@@ -36,6 +36,13 @@ public struct HTMLSanitizer: Sendable {
         }
     }
 
+    /// `sanitize(utf8:)` resolving with `resolver`, whose base takes the place of `baseURL`.
+    static func sanitize(utf8 html: [UInt8], resolver: HTMLURLResolver) -> String {
+        html.withUnsafeBufferPointer { bytes in
+            HTMLSAXParser.parse(utf8: bytes) { HTMLSanitizingSink(resolver: resolver, inputSize: bytes.count) }.finish()
+        }
+    }
+
     /// Plain text of an HTML fragment: tags stripped, entities decoded, script/style contents dropped,
     /// block elements separating words, whitespace collapsed; truncated at a word/character boundary
     /// to at most `limit` Characters with "…" appended when cut (nil = no limit).

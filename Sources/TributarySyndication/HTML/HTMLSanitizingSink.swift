@@ -13,7 +13,12 @@ final class HTMLSanitizingSink: HTMLSAXSink {
     private var state: State
 
     init(baseURL: URL?, inputSize: Int) {
-        state = State(resolver: HTMLURLResolver(baseURL: baseURL), writer: HTMLByteWriter(capacity: inputSize))
+        state = State(baseURL: baseURL, writer: HTMLByteWriter(capacity: inputSize))
+    }
+
+    /// A sink that resolves with `resolver` (and its base).
+    init(resolver: HTMLURLResolver, inputSize: Int) {
+        state = State(baseURL: resolver.baseURL, resolver: resolver, writer: HTMLByteWriter(capacity: inputSize))
     }
 
     /// The output, with every element still open closed.
@@ -38,7 +43,10 @@ final class HTMLSanitizingSink: HTMLSAXSink {
     }
 
     private struct State {
-        let resolver: HTMLURLResolver
+        let baseURL: URL?
+        /// Made for the first URL that needs more than `HTMLURLPolicy.isPlainWebURL`: most
+        /// content links only to absolute http(s) URLs, and the resolver reads the base's text.
+        var resolver: HTMLURLResolver?
         var writer: HTMLByteWriter
         /// One entry per open element outside dropped ones: the name of a kept element, or nil
         /// for elements whose tags were not written.
@@ -133,13 +141,13 @@ final class HTMLSanitizingSink: HTMLSAXSink {
                 guard
                     let url = HTMLURLPolicy.sanitize(
                         Self.string(value), allowsMailto: rule.allowsMailto && attribute == .href,
-                        allowsImageData: rule.allowsImageData && attribute == .src, resolver: resolver
+                        allowsImageData: rule.allowsImageData && attribute == .src, resolver: madeResolver()
                     )
                 else { return false }
                 writeAttributeName(attribute)
                 writer.appendAttributeValue(url)
             case .sourceSet:
-                guard let value, let sourceSet = HTMLURLPolicy.sanitizeSourceSet(Self.string(value), resolver: resolver) else {
+                guard let value, let sourceSet = HTMLURLPolicy.sanitizeSourceSet(Self.string(value), resolver: madeResolver()) else {
                     return false
                 }
                 writeAttributeName(attribute)
@@ -147,6 +155,13 @@ final class HTMLSanitizingSink: HTMLSAXSink {
             }
             writer.append(UInt8(ascii: "\""))
             return true
+        }
+
+        private mutating func madeResolver() -> HTMLURLResolver {
+            if let resolver { return resolver }
+            let made = HTMLURLResolver(baseURL: baseURL)
+            resolver = made
+            return made
         }
 
         /// ` name="`

@@ -46,6 +46,7 @@ final class FeedBuilder {
     var personEmail: String?
     var personForItem = false
     private var bases: [(depth: Int, url: URL?)] = []
+    private let resolvers = HTMLURLResolverCache()
 
     // The field being collected: the cold part, and hot copies read on every event.
     var capture: Capture?
@@ -241,7 +242,7 @@ final class FeedBuilder {
     private var itemContext: ItemDraft.Context {
         ItemDraft.Context(
             source: settings.source, homePage: feed.homePageURL, feedAuthors: feed.authors, inheritsFeedAuthors: format == .atom,
-            sanitize: settings.sanitize)
+            sanitize: settings.sanitize, resolvers: resolvers)
     }
 
     private func finishItem() {

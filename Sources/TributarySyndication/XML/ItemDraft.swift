@@ -102,6 +102,8 @@ struct ItemDraft {
         var feedAuthors: [Author]
         var inheritsFeedAuthors: Bool
         var sanitize: Bool
+        /// Resolvers for the items' bases, shared by the items of one document.
+        var resolvers: HTMLURLResolverCache
     }
 
     /// The finished item.
@@ -115,7 +117,9 @@ struct ItemDraft {
         let chosen = full ?? descriptionHTML.flatMap { $0.html.isEmpty ? nil : $0 }
         let contentBase = chosen?.base ?? base ?? context.homePage
         if let chosen {
-            item.contentHTML = context.sanitize ? HTMLSanitizer(baseURL: contentBase).sanitize(utf8: chosen.html) : chosen.text
+            item.contentHTML =
+                context.sanitize
+                ? HTMLSanitizer.sanitize(utf8: chosen.html, resolver: context.resolvers.resolver(for: contentBase)) : chosen.text
         }
         if let summaryText, !summaryText.isEmpty {
             item.summary = summaryText
@@ -157,8 +161,10 @@ struct ItemDraft {
         item.image = (thumbnail ?? mediaImage ?? enclosureImage ?? itunesImage).map { ItemDraft.absolute($0, context.homePage) }
         if item.image == nil {
             item.image =
-                chosen.flatMap { ItemDraft.firstImage(in: $0.html, base: contentBase) }
-                ?? descriptionHTML.flatMap { ItemDraft.firstImage(in: $0.html, base: $0.base ?? base ?? context.homePage) }
+                chosen.flatMap { ItemDraft.firstImage(in: $0.html, base: contentBase, resolvers: context.resolvers) }
+                ?? descriptionHTML.flatMap {
+                    ItemDraft.firstImage(in: $0.html, base: $0.base ?? base ?? context.homePage, resolvers: context.resolvers)
+                }
         }
         if let commentsURL, !commentsURL.isEmpty {
             item.extras["comments_url"] = .string(ItemDraft.absolute(commentsURL, context.homePage))
@@ -227,7 +233,7 @@ struct ItemDraft {
     }
 
     /// The `src` of the first `<img>` in HTML, resolved, when it is an http(s) URL.
-    static func firstImage(in html: [UInt8], base: URL?) -> String? {
+    static func firstImage(in html: [UInt8], base: URL?, resolvers: HTMLURLResolverCache? = nil) -> String? {
         // A byte scan: Foundation's case-insensitive `range(of:)` converts the whole content
         // to UTF-16 on every call, which dominated parsing time on long articles.
         html.withUnsafeBufferPointer { bytes in
@@ -256,10 +262,15 @@ struct ItemDraft {
                     while stop < end, !isUnquotedEnd(bytes[stop]) { stop += 1 }
                 }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self)
-                // Made at the first source: most content has no image at all.
-                let current = resolver ?? HTMLURLResolver(baseURL: base)
+                let reference = HTMLText.decodeEntities(text)
+                if isAbsolute(reference) {
+                    if isWebURL(reference) { return reference }
+                    continue
+                }
+                // Made at the first relative source: most content has no image, or absolute ones.
+                let current = resolver ?? resolvers?.resolver(for: base) ?? HTMLURLResolver(baseURL: base)
                 resolver = current
-                let resolved = resolve(HTMLText.decodeEntities(text), current)
+                let resolved = resolve(reference, current)
                 if isWebURL(resolved) { return resolved }
             }
             return nil
@@ -269,8 +280,14 @@ struct ItemDraft {
     /// `FeedText.resolve(reference, against: resolver.baseURL)`: the resolver gives what
     /// `URLReference.resolve` gives, through its shortcut for plain paths where it can.
     static func resolve(_ reference: String, _ resolver: HTMLURLResolver) -> String {
-        if FeedText.hasScheme(reference), let last = reference.utf8.last, last > 0x20 { return reference }
+        if isAbsolute(reference) { return reference }
         return resolver.resolve(reference)
+    }
+
+    /// A reference `resolve` returns as it is, whatever the base.
+    static func isAbsolute(_ reference: String) -> Bool {
+        if FeedText.hasScheme(reference), let last = reference.utf8.last, last > 0x20 { return true }
+        return false
     }
 
     /// `find("<img", in: bytes, from: start)`, eight bytes at a time: a byte can start a match

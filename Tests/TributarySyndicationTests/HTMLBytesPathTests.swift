@@ -122,4 +122,32 @@ struct HTMLPlainTextRunTests {
             }
         }
     }
+
+    /// Plain text without `>`, as `HTMLFastScanner` passes to `verbatimCharacters`.
+    @Test("appendVerbatimText writes what appendText writes")
+    func verbatimSameAsAppendText() {
+        var generator = HTMLSanitizerJunkGenerator(seed: 0x9A8)
+        let pieces = ["a", " ", "\t", "\n", "中", "\"", "'", "é", "😀", "xy"]
+        let before: [[UInt8]] = [[], Array("a\r".utf8), Array("b".utf8), Array("c\r\n".utf8)]
+        for length in 0..<200 {
+            let text = Array((0..<(length % 40)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined().utf8)
+            for prefix in before {
+                var general = HTMLByteWriter(capacity: 0)
+                var verbatim = HTMLByteWriter(capacity: 0)
+                prefix.withUnsafeBufferPointer {
+                    general.appendText($0)
+                    verbatim.appendText($0)
+                }
+                text.withUnsafeBufferPointer {
+                    general.appendText($0)
+                    verbatim.appendVerbatimText($0)
+                }
+                Array("\nz".utf8).withUnsafeBufferPointer {
+                    general.appendText($0)
+                    verbatim.appendText($0)
+                }
+                #expect(verbatim.bytes == general.bytes, "\(String(decoding: text, as: UTF8.self).debugDescription)")
+            }
+        }
+    }
 }

@@ -21,10 +21,18 @@ protocol HTMLSAXSink: AnyObject {
     /// feed, no `&`, `<` or 0xEF byte. A sink may write it with less checking; by default it is
     /// `characters(_:)`.
     func plainCharacters(_ text: UnsafeBufferPointer<UInt8>)
+
+    /// `plainCharacters(_:)` that also has no `>`: nothing in it needs escaping. By default it
+    /// is `plainCharacters(_:)`.
+    func verbatimCharacters(_ text: UnsafeBufferPointer<UInt8>)
 }
 
 extension HTMLSAXSink {
     func plainCharacters(_ text: UnsafeBufferPointer<UInt8>) {
         characters(text)
+    }
+
+    func verbatimCharacters(_ text: UnsafeBufferPointer<UInt8>) {
+        plainCharacters(text)
     }
 }

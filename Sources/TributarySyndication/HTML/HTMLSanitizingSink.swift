@@ -42,6 +42,10 @@ final class HTMLSanitizingSink: HTMLSAXSink {
         state.plainCharacters(text)
     }
 
+    func verbatimCharacters(_ text: UnsafeBufferPointer<UInt8>) {
+        state.verbatimCharacters(text)
+    }
+
     private struct State {
         let baseURL: URL?
         /// Made for the first URL that needs more than `HTMLURLPolicy.isPlainWebURL`: most
@@ -102,6 +106,10 @@ final class HTMLSanitizingSink: HTMLSAXSink {
 
         mutating func plainCharacters(_ text: UnsafeBufferPointer<UInt8>) {
             if droppedDepth == 0 { writer.appendPlainText(text) }
+        }
+
+        mutating func verbatimCharacters(_ text: UnsafeBufferPointer<UInt8>) {
+            if droppedDepth == 0 { writer.appendVerbatimText(text) }
         }
 
         private mutating func writeStartTag(_ rule: HTMLElementRule, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {

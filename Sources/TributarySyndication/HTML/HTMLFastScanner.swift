@@ -46,6 +46,8 @@ enum HTMLFastScanner {
         let isEmpty: Bool
         /// The lower-case name, NUL-terminated.
         let name: [UInt8]
+        /// `HTMLElementRule.named(name)`, for the sinks.
+        let rule: HTMLElementRule
     }
 
     /// The elements and, for each pair, whether libxml2 closes an open one when another starts.
@@ -65,7 +67,9 @@ enum HTMLFastScanner {
         var elements: [(String, Element)] = []
         for (index, name) in list.enumerated() {
             let isEmpty = name.withCString { htmlTagLookup(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self))?.pointee.empty ?? 0 }
-            elements.append((name, Element(index: index, isEmpty: isEmpty != 0, name: Array(name.utf8) + [0])))
+            let bytes = Array(name.utf8) + [0]
+            let rule = bytes.withUnsafeBufferPointer { HTMLElementRule.named($0.baseAddress!) }
+            elements.append((name, Element(index: index, isEmpty: isEmpty != 0, name: bytes, rule: rule)))
         }
         let stride = list.count + 1
         var closes = [Bool](repeating: true, count: list.count * stride)
@@ -405,7 +409,7 @@ enum HTMLFastScanner {
         private mutating func emitStart(_ element: Element, _ sink: some HTMLSAXSink) {
             element.name.withUnsafeBufferPointer { name in
                 guard !offsets.isEmpty else {
-                    sink.startElement(name: name.baseAddress!, attributes: nil)
+                    sink.startElement(name: name.baseAddress!, attributes: nil, rule: element.rule)
                     return
                 }
                 let offsets = self.offsets
@@ -416,7 +420,7 @@ enum HTMLFastScanner {
                         }
                         pointers[offsets.count] = nil
                         pointers[offsets.count + 1] = nil
-                        sink.startElement(name: name.baseAddress!, attributes: pointers.baseAddress!)
+                        sink.startElement(name: name.baseAddress!, attributes: pointers.baseAddress!, rule: element.rule)
                     }
                 }
             }

@@ -27,7 +27,11 @@ final class HTMLSanitizingSink: HTMLSAXSink {
     }
 
     func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
-        state.startElement(name: name, attributes: attributes)
+        state.startElement(rule: { HTMLElementRule.named(name) }, attributes: attributes)
+    }
+
+    func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, rule: HTMLElementRule) {
+        state.startElement(rule: { rule }, attributes: attributes)
     }
 
     func endElement() {
@@ -67,12 +71,13 @@ final class HTMLSanitizingSink: HTMLSAXSink {
             return writer.string
         }
 
-        mutating func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+        /// An element opens; `rule` is looked up only outside dropped elements.
+        mutating func startElement(rule: () -> HTMLElementRule, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
             if droppedDepth > 0 {
                 droppedDepth += 1
                 return
             }
-            let rule = HTMLElementRule.named(name)
+            let rule = rule()
             switch rule.action {
             case .drop:
                 droppedDepth = 1

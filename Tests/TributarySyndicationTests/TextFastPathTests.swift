@@ -118,4 +118,16 @@ struct TextFastPathTests {
             #expect(!Array(value.utf8).withUnsafeBufferPointer { HTMLURLPolicy.isPlainWebURL($0) }, "\(value)")
         }
     }
+
+    /// Image sources are decoded with `HTMLText.decodeEntities`, whose check for `&` is now a
+    /// byte search; an `&` that begins a longer Character is still not a reference.
+    @Test(
+        "entities in attribute text decode as before",
+        arguments: [
+            ("a &amp; b", "a & b"), ("&#x41;&#66;", "AB"), ("&eacute;t&eacute;", "été"), ("no entities", "no entities"),
+            ("x&\u{301}amp;y", "x&\u{301}amp;y"), ("&bogus; &", "&bogus; &"), ("中&lt;文", "中<文"), ("", ""),
+        ])
+    func decodeEntities(_ input: String, _ expected: String) {
+        #expect(HTMLText.decodeEntities(input) == expected)
+    }
 }

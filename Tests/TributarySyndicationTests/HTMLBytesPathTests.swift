@@ -66,6 +66,18 @@ struct HTMLBytesPathTests {
         #expect(captured > 200)
     }
 
+    @Test("item links resolve against the home page as FeedText.resolve resolves them", arguments: HTMLSanitizerURLResolverTests.bases)
+    func homePageResolution(_ base: String) throws {
+        let homePage = try #require(URL(string: base))
+        let resolvers = HTMLURLResolverCache()
+        let extra = ["/entries/0", "entries/1?x=y", "https://a.example/x", "mailto:x@y", " /x", "", "HTTP://A/b", "\t/a\n"]
+        for reference in HTMLSanitizerURLResolverTests.references + extra {
+            let expected = FeedText.hasScheme(reference) ? reference : FeedText.resolve(reference, against: homePage)
+            #expect(ItemDraft.absolute(reference, homePage, resolvers) == expected, "\(reference) against \(base)")
+        }
+        #expect(ItemDraft.absolute("/x", nil, resolvers) == "/x")
+    }
+
     @Test("image sources resolve as FeedText.resolve resolves them", arguments: HTMLSanitizerURLResolverTests.bases)
     func imageSourceResolution(_ base: String) throws {
         let baseURL = try #require(URL(string: base))

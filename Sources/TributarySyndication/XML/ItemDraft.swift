@@ -148,7 +148,7 @@ struct ItemDraft {
         item.tags = tags
         item.attachments = attachments.map { attachment in
             var resolved = attachment
-            resolved.url = ItemDraft.absolute(attachment.url, context.homePage)
+            resolved.url = ItemDraft.absolute(attachment.url, context.homePage, context.resolvers)
             return resolved
         }
         if let duration,
@@ -158,7 +158,9 @@ struct ItemDraft {
             item.attachments[index].durationInSeconds = duration
         }
         let enclosureImage = attachments.first { $0.mimeType.utf8.starts(with: "image/".utf8) }?.url
-        item.image = (thumbnail ?? mediaImage ?? enclosureImage ?? itunesImage).map { ItemDraft.absolute($0, context.homePage) }
+        item.image = (thumbnail ?? mediaImage ?? enclosureImage ?? itunesImage).map {
+            ItemDraft.absolute($0, context.homePage, context.resolvers)
+        }
         if item.image == nil {
             item.image =
                 chosen.flatMap { ItemDraft.firstImage(in: $0.html, base: contentBase, resolvers: context.resolvers) }
@@ -167,7 +169,7 @@ struct ItemDraft {
                 }
         }
         if let commentsURL, !commentsURL.isEmpty {
-            item.extras["comments_url"] = .string(ItemDraft.absolute(commentsURL, context.homePage))
+            item.extras["comments_url"] = .string(ItemDraft.absolute(commentsURL, context.homePage, context.resolvers))
         }
         return item
     }
@@ -212,14 +214,15 @@ struct ItemDraft {
             let resolved = FeedText.resolve(guid, against: base)
             if ItemDraft.isWebURL(resolved) { url = resolved }
         }
-        return url.map { ItemDraft.absolute($0, context.homePage) }
+        return url.map { ItemDraft.absolute($0, context.homePage, context.resolvers) }
     }
 
     /// A reference still relative after xml:base and the document URL, resolved against the
-    /// feed's home page (the last base a document offers).
-    static func absolute(_ reference: String, _ homePage: URL?) -> String {
+    /// feed's home page (the last base a document offers) through the document's resolver:
+    /// what `FeedText.resolve` gives, plain paths (`/entries/1`) without Foundation's `URL`.
+    static func absolute(_ reference: String, _ homePage: URL?, _ resolvers: HTMLURLResolverCache) -> String {
         guard let homePage, !FeedText.hasScheme(reference) else { return reference }
-        return FeedText.resolve(reference, against: homePage)
+        return resolvers.resolver(for: homePage).resolve(reference)
     }
 
     static func isWebURL(_ text: String) -> Bool {

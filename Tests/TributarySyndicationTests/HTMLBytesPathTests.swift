@@ -40,15 +40,42 @@ struct HTMLBytesPathTests {
         }
     }
 
-    @Test("captured bytes that are not UTF-8 are repaired as a String would repair them")
-    func validUTF8() {
+    @Test("item HTML captured from any document's bytes is valid UTF-8, so it is not checked again")
+    func capturedHTMLIsUTF8() throws {
         var generator = HTMLSanitizerJunkGenerator(seed: 0x0DD)
-        for length in 0..<300 {
-            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-            #expect(FeedBuilder.validUTF8(bytes[...]) == Array(String(decoding: bytes, as: UTF8.self).utf8))
+        let references = ["&#xD800;", "&#x1F600;", "&#0;", "&#x110000;", "&#128;", "&#xFFFE;", "&eacute;", "中文", "&#x5B57;"]
+        var captured = 0
+        for round in 0..<400 {
+            // Junk bytes (invalid UTF-8, NUL, markup) in a description, read in whatever encoding
+            // `DocumentDecoder` settles on, with character references libxml2 must refuse or encode.
+            var document = Array("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><item><title>t</title><description>".utf8)
+            document += Array(references[round % references.count].utf8) + generator.markupBytes(count: round % 120)
+            document += Array("\(references[(round / 3) % references.count])</description><category>x</category>".utf8)
+            let decoded = DocumentDecoder().decode(document)
+            let builder = FeedBuilder(
+                settings: FeedBuilder.Settings(
+                    source: "junk", documentURL: nil, dateParser: DateParser(timeZone: .gmt, now: Date()), sanitize: true))
+            let stream = XMLStreamParser(builder: builder)
+            try stream.begin()
+            _ = try? XMLPrepass(expansionLimit: 1 << 20).run(decoded.bytes) { stream.feed($0) }
+            // The item is still open: its description is the bytes as captured.
+            guard let html = builder.item?.descriptionHTML?.html else { continue }
+            captured += 1
+            #expect(String(validating: html, as: UTF8.self) != nil, "\(document)")
         }
-        let valid = Array("<p>中文 😀 &amp;</p>".utf8)
-        #expect(FeedBuilder.validUTF8(valid[...]) == valid)
+        #expect(captured > 200)
+    }
+
+    @Test("item links resolve against the home page as FeedText.resolve resolves them", arguments: HTMLSanitizerURLResolverTests.bases)
+    func homePageResolution(_ base: String) throws {
+        let homePage = try #require(URL(string: base))
+        let resolvers = HTMLURLResolverCache()
+        let extra = ["/entries/0", "entries/1?x=y", "https://a.example/x", "mailto:x@y", " /x", "", "HTTP://A/b", "\t/a\n"]
+        for reference in HTMLSanitizerURLResolverTests.references + extra {
+            let expected = FeedText.hasScheme(reference) ? reference : FeedText.resolve(reference, against: homePage)
+            #expect(ItemDraft.absolute(reference, homePage, resolvers) == expected, "\(reference) against \(base)")
+        }
+        #expect(ItemDraft.absolute("/x", nil, resolvers) == "/x")
     }
 
     @Test("image sources resolve as FeedText.resolve resolves them", arguments: HTMLSanitizerURLResolverTests.bases)
@@ -104,6 +131,34 @@ struct HTMLPlainTextRunTests {
                     plain.appendText($0)
                 }
                 #expect(plain.bytes == general.bytes, "\(String(decoding: text, as: UTF8.self).debugDescription)")
+            }
+        }
+    }
+
+    /// Plain text without `>`, as `HTMLFastScanner` passes to `verbatimCharacters`.
+    @Test("appendVerbatimText writes what appendText writes")
+    func verbatimSameAsAppendText() {
+        var generator = HTMLSanitizerJunkGenerator(seed: 0x9A8)
+        let pieces = ["a", " ", "\t", "\n", "中", "\"", "'", "é", "😀", "xy"]
+        let before: [[UInt8]] = [[], Array("a\r".utf8), Array("b".utf8), Array("c\r\n".utf8)]
+        for length in 0..<200 {
+            let text = Array((0..<(length % 40)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined().utf8)
+            for prefix in before {
+                var general = HTMLByteWriter(capacity: 0)
+                var verbatim = HTMLByteWriter(capacity: 0)
+                prefix.withUnsafeBufferPointer {
+                    general.appendText($0)
+                    verbatim.appendText($0)
+                }
+                text.withUnsafeBufferPointer {
+                    general.appendText($0)
+                    verbatim.appendVerbatimText($0)
+                }
+                Array("\nz".utf8).withUnsafeBufferPointer {
+                    general.appendText($0)
+                    verbatim.appendText($0)
+                }
+                #expect(verbatim.bytes == general.bytes, "\(String(decoding: text, as: UTF8.self).debugDescription)")
             }
         }
     }

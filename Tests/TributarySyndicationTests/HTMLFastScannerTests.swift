@@ -131,6 +131,32 @@ struct HTMLFastScannerTests {
         #expect(acceptedCount > total / 5, "only \(acceptedCount) of \(total) accepted: the comparison says little")
     }
 
+    /// The sinks use what only the scanner gives them (the element's rule, runs known to need
+    /// no escaping), so their output is compared too, not only the events.
+    @Test func sinksWriteTheSameThroughBothParsers() {
+        var generator = HTMLSanitizerJunkGenerator(seed: 0x51AC)
+        var acceptedCount = 0
+        let total = 5_000
+        let base = URL(string: "https://example.com/a/b")
+        for round in 0..<total {
+            let html = Array(Self.fragment(&generator, clean: round % 4 != 0).utf8)
+            html.withUnsafeBufferPointer { bytes in
+                let scanned = HTMLSanitizingSink(baseURL: base, inputSize: bytes.count)
+                let scannedText = HTMLPlainTextSink(inputSize: bytes.count)
+                guard HTMLFastScanner.scan(bytes, into: scanned), HTMLFastScanner.scan(bytes, into: scannedText) else { return }
+                acceptedCount += 1
+                let parsed = HTMLSanitizingSink(baseURL: base, inputSize: bytes.count)
+                let parsedText = HTMLPlainTextSink(inputSize: bytes.count)
+                HTMLSAXParser.parseWithLibXML2(utf8: bytes, into: parsed)
+                HTMLSAXParser.parseWithLibXML2(utf8: bytes, into: parsedText)
+                let html = String(decoding: bytes, as: UTF8.self).debugDescription
+                #expect(scanned.finish() == parsed.finish(), "sanitized differently: \(html)")
+                #expect(scannedText.finish() == parsedText.finish(), "plain text differs: \(html)")
+            }
+        }
+        #expect(acceptedCount > total / 4, "only \(acceptedCount) of \(total) accepted: the comparison says little")
+    }
+
     static let texts = [
         "hello", " ", "\n", "\t", "中文", "a > b", "x]]>y", "&amp;", "&lt;", "&gt;", "&quot;", "&nbsp;", "&eacute;", "&apos;",
         "&AMP;", "&#65;", "&#x4E2D;", "&#X41;", "&#128;", "&#159;", "&#9;", "&#10;", "&#13;", "&#0;", "&#xFFFE;", "&#x1F600;",

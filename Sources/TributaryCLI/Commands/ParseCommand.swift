@@ -60,7 +60,8 @@ enum ParseCommand: Command {
         }
 
         let task = ParseTask(
-            fetcher: CurlFetcher(), lines: inputs.count > 1, quiet: arguments.flag("quiet"), now: Date(), zone: zone,
+            fetcher: CurlFetcher(), directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), lines: inputs.count > 1,
+            quiet: arguments.flag("quiet"), now: Date(), zone: zone,
             text: format == "text", sanitize: !arguments.flag("no-sanitize"))
         // Up to `jobs` inputs are parsed at once; results are printed in input order, so at most
         // `jobs` finished documents wait for an earlier one.
@@ -102,6 +103,8 @@ private struct ParseTask: Sendable {
     }
 
     let fetcher: CurlFetcher
+    /// The working directory, which relative paths are read from.
+    let directory: URL
     /// Several inputs: one compact document per line, and `# INPUT` before each listing.
     let lines: Bool
     let quiet: Bool
@@ -113,7 +116,7 @@ private struct ParseTask: Sendable {
 
     func run(_ input: String) async -> Outcome {
         var outcome = Outcome()
-        let url = URLResolver.resolve(input, against: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let url = URLResolver.resolve(input, against: directory)
         let response: FetchResponse
         do {
             response = try await fetcher.fetch(FetchRequest(url: url))

@@ -41,6 +41,12 @@ public struct DateParser: Sendable {
     /// The instant `text` names and how it was read, or nil when it is not a date this parser knows.
     public func parseDetailed(_ text: String) -> ParsedDate? {
         if let parsed = rfc3339(text) { return parsed }
+        if let parsed = rfc1123(text) { return parsed }
+        return parseTokens(text)
+    }
+
+    /// `parseDetailed` without the fast paths: the text read as tokens.
+    func parseTokens(_ text: String) -> ParsedDate? {
         guard let tokens = DateTokenizer.tokens(text), !tokens.isEmpty else { return nil }
         if let parsed = unixTime(tokens) { return parsed }
         if let seconds = Self.relativeSeconds(tokens) {
@@ -84,6 +90,56 @@ public struct DateParser: Sendable {
         }
         if hasZone { return ParsedDate(date: date, zoneAssumed: false, isRelative: false) }
         return instant(local: date.timeIntervalSince1970, offset: nil, relative: false)
+    }
+
+    /// `Sun, 01 Nov 2026 11:59:00 +0000` or `… GMT`, RSS's usual form, exactly so (the day name
+    /// matching the date, every field in range); anything else is left to the tokens.
+    func rfc1123(_ text: String) -> ParsedDate? {
+        var text = text
+        return text.withUTF8 { bytes -> ParsedDate? in
+            guard bytes.count == 31 || bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == 0x20, bytes[7] == 0x20,
+                bytes[11] == 0x20, bytes[16] == 0x20, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), bytes[25] == 0x20
+            else { return nil }
+            func number(_ start: Int, _ length: Int) -> Int? {
+                var value = 0
+                for index in start..<start + length {
+                    let digit = Int(bytes[index]) - 0x30
+                    guard digit >= 0, digit <= 9 else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            func name(_ start: Int) -> UInt32 {
+                UInt32(bytes[start]) << 16 | UInt32(bytes[start + 1]) << 8 | UInt32(bytes[start + 2])
+            }
+            guard let day = number(5, 2), let year = number(12, 4), let hour = number(17, 2), let minute = number(20, 2),
+                let second = number(23, 2), let month = Self.monthNames.firstIndex(of: name(8)).map({ $0 + 1 }),
+                year >= 1900, day >= 1, day <= Self.daysInMonth(month, year: year), hour <= 23, minute <= 59, second <= 59
+            else { return nil }
+            var offset = 0
+            if bytes.count == 31 {
+                guard bytes[26] == UInt8(ascii: "+") || bytes[26] == UInt8(ascii: "-"), let zoneHours = number(27, 2),
+                    let zoneMinutes = number(29, 2), zoneHours <= 23, zoneMinutes <= 59
+                else { return nil }
+                offset = (zoneHours * 3600 + zoneMinutes * 60) * (bytes[26] == UInt8(ascii: "-") ? -1 : 1)
+            } else {
+                guard name(26) == Self.gmt else { return nil }
+            }
+            let days = CivilCalendar.days(year: year, month: month, day: day)
+            // 1970-01-01 was a Thursday; the names start on Sunday.
+            guard Self.dayNames[Int((days % 7 + 11) % 7)] == name(0) else { return nil }
+            let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)
+            return ParsedDate(date: Date(timeIntervalSince1970: Double(seconds)), zoneAssumed: false, isRelative: false)
+        }
+    }
+
+    private static let monthNames: [UInt32] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"].map(
+        packed)
+    private static let dayNames: [UInt32] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].map(packed)
+    private static let gmt = packed("GMT")
+
+    private static func packed(_ name: String) -> UInt32 {
+        name.utf8.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// Unix seconds (9–10 digits, optionally with a fraction) and milliseconds (12–13 digits).

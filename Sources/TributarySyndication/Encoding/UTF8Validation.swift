@@ -29,6 +29,14 @@ enum UTF8Validation {
                     continue
                 }
                 nonASCII = true
+                // The usual non-ASCII character (CJK among them): a three-byte sequence whose
+                // lead byte puts no extra bound on the second byte.
+                if lead & 0xF0 == 0xE0, lead != 0xE0, lead != 0xED, index + 2 < count, base[index + 1] & 0xC0 == 0x80,
+                    base[index + 2] & 0xC0 == 0x80
+                {
+                    index += 3
+                    continue
+                }
                 let length: Int
                 var lower: UInt8 = 0x80
                 var upper: UInt8 = 0xBF

@@ -62,6 +62,16 @@ struct HTMLByteWriter {
         flush(text, from: runStart, to: count)
     }
 
+    /// `appendPlainText` for text that has no `>` either (see `HTMLSAXSink.verbatimCharacters`):
+    /// copied as it is, unless a line feed at its start may pair with a carriage return before.
+    mutating func appendVerbatimText(_ text: UnsafeBufferPointer<UInt8>) {
+        guard !afterCarriageReturn else {
+            appendText(text)
+            return
+        }
+        bytes.append(contentsOf: text)
+    }
+
     /// An attribute value for double quotes: also `"` escaped, and tab, line feed and carriage
     /// return as character references so attribute-value normalization keeps them.
     mutating func appendAttributeValue(_ value: UnsafeBufferPointer<UInt8>) {

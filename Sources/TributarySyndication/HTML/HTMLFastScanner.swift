@@ -46,6 +46,8 @@ enum HTMLFastScanner {
         let isEmpty: Bool
         /// The lower-case name, NUL-terminated.
         let name: [UInt8]
+        /// `HTMLElementRule.named(name)`, for the sinks.
+        let rule: HTMLElementRule
     }
 
     /// The elements and, for each pair, whether libxml2 closes an open one when another starts.
@@ -65,7 +67,9 @@ enum HTMLFastScanner {
         var elements: [(String, Element)] = []
         for (index, name) in list.enumerated() {
             let isEmpty = name.withCString { htmlTagLookup(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self))?.pointee.empty ?? 0 }
-            elements.append((name, Element(index: index, isEmpty: isEmpty != 0, name: Array(name.utf8) + [0])))
+            let bytes = Array(name.utf8) + [0]
+            let rule = bytes.withUnsafeBufferPointer { HTMLElementRule.named($0.baseAddress!) }
+            elements.append((name, Element(index: index, isEmpty: isEmpty != 0, name: bytes, rule: rule)))
         }
         let stride = list.count + 1
         var closes = [Bool](repeating: true, count: list.count * stride)
@@ -144,9 +148,11 @@ enum HTMLFastScanner {
         private mutating func textRun(_ sink: some HTMLSAXSink) -> Bool {
             let count = input.count
             let start = index
-            index = Self.plainTextEnd(input, from: index)
+            var greaterThan = false
+            index = Self.plainTextEnd(input, from: index, greaterThan: &greaterThan)
             if index == count || input[index] == UInt8(ascii: "<") {
-                sink.plainCharacters(UnsafeBufferPointer(rebasing: input[start..<index]))
+                let run = UnsafeBufferPointer(rebasing: input[start..<index])
+                if greaterThan { sink.plainCharacters(run) } else { sink.verbatimCharacters(run) }
                 return true
             }
             // References, or bytes to check more closely: decode into `text`.
@@ -156,7 +162,7 @@ enum HTMLFastScanner {
                 let byte = input[index]
                 if Self.isPlainText(byte) {
                     let run = index
-                    index = Self.plainTextEnd(input, from: index)
+                    index = Self.plainTextEnd(input, from: index, greaterThan: &greaterThan)
                     text.append(contentsOf: UnsafeBufferPointer(rebasing: input[run..<index]))
                 } else if byte == UInt8(ascii: "<") {
                     break
@@ -176,10 +182,12 @@ enum HTMLFastScanner {
         }
 
         /// The index of the first byte at or after `start` that is not plain text (see
-        /// `isPlainText`), eight bytes at a time where it can.
-        private static func plainTextEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        /// `isPlainText`), eight bytes at a time where it can; `greaterThan` is set when the
+        /// text before it has a `>`.
+        private static func plainTextEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int, greaterThan: inout Bool) -> Int {
             var index = start
             let count = input.count
+            var sawGreaterThan = false
             while index + 8 <= count {
                 let word = ByteScan.word(input, at: index)
                 if ByteScan.hasByte(in: word, below: 0x20) || ByteScan.hasByte(in: word, equalTo: UInt8(ascii: "<"))
@@ -187,9 +195,14 @@ enum HTMLFastScanner {
                 {
                     break
                 }
+                sawGreaterThan = sawGreaterThan || ByteScan.hasByte(in: word, equalTo: UInt8(ascii: ">"))
                 index += 8
             }
-            while index < count, isPlainText(input[index]) { index += 1 }
+            while index < count, isPlainText(input[index]) {
+                sawGreaterThan = sawGreaterThan || input[index] == UInt8(ascii: ">")
+                index += 1
+            }
+            if sawGreaterThan { greaterThan = true }
             return index
         }
 
@@ -396,7 +409,7 @@ enum HTMLFastScanner {
         private mutating func emitStart(_ element: Element, _ sink: some HTMLSAXSink) {
             element.name.withUnsafeBufferPointer { name in
                 guard !offsets.isEmpty else {
-                    sink.startElement(name: name.baseAddress!, attributes: nil)
+                    sink.startElement(name: name.baseAddress!, attributes: nil, rule: element.rule)
                     return
                 }
                 let offsets = self.offsets
@@ -407,7 +420,7 @@ enum HTMLFastScanner {
                         }
                         pointers[offsets.count] = nil
                         pointers[offsets.count + 1] = nil
-                        sink.startElement(name: name.baseAddress!, attributes: pointers.baseAddress!)
+                        sink.startElement(name: name.baseAddress!, attributes: pointers.baseAddress!, rule: element.rule)
                     }
                 }
             }

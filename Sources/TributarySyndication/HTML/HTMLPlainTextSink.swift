@@ -14,8 +14,15 @@ final class HTMLPlainTextSink: HTMLSAXSink {
         String(decoding: state.bytes, as: UTF8.self)
     }
 
+    /// `finish()` as UTF-8 bytes.
+    var bytes: [UInt8] { state.bytes }
+
     func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
-        state.startElement(name: name)
+        state.startElement { HTMLElementRule.named(name) }
+    }
+
+    func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, rule: HTMLElementRule) {
+        state.startElement { rule }
     }
 
     func endElement() {
@@ -40,12 +47,13 @@ final class HTMLPlainTextSink: HTMLSAXSink {
             bytes.reserveCapacity(inputSize / 2)
         }
 
-        mutating func startElement(name: UnsafePointer<UInt8>) {
+        /// An element opens; `rule` is looked up only outside dropped elements.
+        mutating func startElement(rule: () -> HTMLElementRule) {
             if droppedDepth > 0 {
                 droppedDepth += 1
                 return
             }
-            let rule = HTMLElementRule.named(name)
+            let rule = rule()
             if rule.action == .drop {
                 droppedDepth = 1
                 return

@@ -11,6 +11,10 @@ protocol HTMLSAXSink: AnyObject {
     /// has a nil value for an attribute written without one (`<video controls>`).
     func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?)
 
+    /// `startElement(name:attributes:)` from `HTMLFastScanner`, which knows the element's
+    /// rule already (`HTMLElementRule.named(name)`). By default the rule is not used.
+    func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, rule: HTMLElementRule)
+
     /// The innermost open element closes.
     func endElement()
 
@@ -21,10 +25,22 @@ protocol HTMLSAXSink: AnyObject {
     /// feed, no `&`, `<` or 0xEF byte. A sink may write it with less checking; by default it is
     /// `characters(_:)`.
     func plainCharacters(_ text: UnsafeBufferPointer<UInt8>)
+
+    /// `plainCharacters(_:)` that also has no `>`: nothing in it needs escaping. By default it
+    /// is `plainCharacters(_:)`.
+    func verbatimCharacters(_ text: UnsafeBufferPointer<UInt8>)
 }
 
 extension HTMLSAXSink {
+    func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, rule: HTMLElementRule) {
+        startElement(name: name, attributes: attributes)
+    }
+
     func plainCharacters(_ text: UnsafeBufferPointer<UInt8>) {
         characters(text)
+    }
+
+    func verbatimCharacters(_ text: UnsafeBufferPointer<UInt8>) {
+        plainCharacters(text)
     }
 }

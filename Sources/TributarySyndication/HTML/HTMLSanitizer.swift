@@ -36,6 +36,13 @@ public struct HTMLSanitizer: Sendable {
         }
     }
 
+    /// `sanitize(utf8:)` resolving with `resolver`, whose base takes the place of `baseURL`.
+    static func sanitize(utf8 html: [UInt8], resolver: HTMLURLResolver) -> String {
+        html.withUnsafeBufferPointer { bytes in
+            HTMLSAXParser.parse(utf8: bytes) { HTMLSanitizingSink(resolver: resolver, inputSize: bytes.count) }.finish()
+        }
+    }
+
     /// Plain text of an HTML fragment: tags stripped, entities decoded, script/style contents dropped,
     /// block elements separating words, whitespace collapsed; truncated at a word/character boundary
     /// to at most `limit` Characters with "…" appended when cut (nil = no limit).
@@ -45,15 +52,20 @@ public struct HTMLSanitizer: Sendable {
     /// When cut, the text before "…" has at most `limit` Characters: it ends at the last space
     /// if one falls in the final fifth of the limit, else mid-word (as CJK text must be).
     public static func plainText(fromHTML html: String, limit: Int? = nil) -> String {
-        let text = HTMLSAXParser.parse(html) { HTMLPlainTextSink(inputSize: html.utf8.count) }.finish()
-        guard let limit else { return text }
-        return HTMLTextTruncation.truncate(text, limit: limit)
+        let sink = HTMLSAXParser.parse(html) { HTMLPlainTextSink(inputSize: html.utf8.count) }
+        guard let limit else { return sink.finish() }
+        return sink.bytes.withUnsafeBufferPointer { HTMLTextTruncation.truncate(utf8: $0, limit: limit) }
     }
 
     /// `plainText(fromHTML:limit:)` for HTML given as valid UTF-8 bytes.
     static func plainText(fromHTML html: UnsafeBufferPointer<UInt8>, limit: Int? = nil) -> String {
-        let text = HTMLSAXParser.parse(utf8: html) { HTMLPlainTextSink(inputSize: html.count) }.finish()
-        guard let limit else { return text }
-        return HTMLTextTruncation.truncate(text, limit: limit)
+        let sink = HTMLSAXParser.parse(utf8: html) { HTMLPlainTextSink(inputSize: html.count) }
+        guard let limit else { return sink.finish() }
+        return sink.bytes.withUnsafeBufferPointer { HTMLTextTruncation.truncate(utf8: $0, limit: limit) }
+    }
+
+    /// The plain text of HTML given as valid UTF-8 bytes, as valid UTF-8 bytes.
+    static func plainTextBytes(fromHTML html: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        HTMLSAXParser.parse(utf8: html) { HTMLPlainTextSink(inputSize: html.count) }.bytes
     }
 }

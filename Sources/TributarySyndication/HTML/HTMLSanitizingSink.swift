@@ -13,7 +13,12 @@ final class HTMLSanitizingSink: HTMLSAXSink {
     private var state: State
 
     init(baseURL: URL?, inputSize: Int) {
-        state = State(resolver: HTMLURLResolver(baseURL: baseURL), writer: HTMLByteWriter(capacity: inputSize))
+        state = State(baseURL: baseURL, writer: HTMLByteWriter(capacity: inputSize))
+    }
+
+    /// A sink that resolves with `resolver` (and its base).
+    init(resolver: HTMLURLResolver, inputSize: Int) {
+        state = State(baseURL: resolver.baseURL, resolver: resolver, writer: HTMLByteWriter(capacity: inputSize))
     }
 
     /// The output, with every element still open closed.
@@ -22,7 +27,11 @@ final class HTMLSanitizingSink: HTMLSAXSink {
     }
 
     func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
-        state.startElement(name: name, attributes: attributes)
+        state.startElement(rule: { HTMLElementRule.named(name) }, attributes: attributes)
+    }
+
+    func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, rule: HTMLElementRule) {
+        state.startElement(rule: { rule }, attributes: attributes)
     }
 
     func endElement() {
@@ -37,8 +46,15 @@ final class HTMLSanitizingSink: HTMLSAXSink {
         state.plainCharacters(text)
     }
 
+    func verbatimCharacters(_ text: UnsafeBufferPointer<UInt8>) {
+        state.verbatimCharacters(text)
+    }
+
     private struct State {
-        let resolver: HTMLURLResolver
+        let baseURL: URL?
+        /// Made for the first URL that needs more than `HTMLURLPolicy.isPlainWebURL`: most
+        /// content links only to absolute http(s) URLs, and the resolver reads the base's text.
+        var resolver: HTMLURLResolver?
         var writer: HTMLByteWriter
         /// One entry per open element outside dropped ones: the name of a kept element, or nil
         /// for elements whose tags were not written.
@@ -55,12 +71,13 @@ final class HTMLSanitizingSink: HTMLSAXSink {
             return writer.string
         }
 
-        mutating func startElement(name: UnsafePointer<UInt8>, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+        /// An element opens; `rule` is looked up only outside dropped elements.
+        mutating func startElement(rule: () -> HTMLElementRule, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
             if droppedDepth > 0 {
                 droppedDepth += 1
                 return
             }
-            let rule = HTMLElementRule.named(name)
+            let rule = rule()
             switch rule.action {
             case .drop:
                 droppedDepth = 1
@@ -96,6 +113,10 @@ final class HTMLSanitizingSink: HTMLSAXSink {
             if droppedDepth == 0 { writer.appendPlainText(text) }
         }
 
+        mutating func verbatimCharacters(_ text: UnsafeBufferPointer<UInt8>) {
+            if droppedDepth == 0 { writer.appendVerbatimText(text) }
+        }
+
         private mutating func writeStartTag(_ rule: HTMLElementRule, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
             writer.append(UInt8(ascii: "<"))
             writer.append(rule.name)
@@ -122,16 +143,24 @@ final class HTMLSanitizingSink: HTMLSAXSink {
                     writer.appendAttributeValue(UnsafeBufferPointer(start: value, count: Self.length(of: value)))
                 }
             case .url:
-                guard let value,
+                guard let value else { return false }
+                let bytes = UnsafeBufferPointer(start: value, count: Self.length(of: value))
+                if HTMLURLPolicy.isPlainWebURL(bytes) {
+                    // What `HTMLURLPolicy.sanitize` returns for it unchanged, without a `String`.
+                    writeAttributeName(attribute)
+                    writer.appendAttributeValue(bytes)
+                    break
+                }
+                guard
                     let url = HTMLURLPolicy.sanitize(
                         Self.string(value), allowsMailto: rule.allowsMailto && attribute == .href,
-                        allowsImageData: rule.allowsImageData && attribute == .src, resolver: resolver
+                        allowsImageData: rule.allowsImageData && attribute == .src, resolver: madeResolver()
                     )
                 else { return false }
                 writeAttributeName(attribute)
                 writer.appendAttributeValue(url)
             case .sourceSet:
-                guard let value, let sourceSet = HTMLURLPolicy.sanitizeSourceSet(Self.string(value), resolver: resolver) else {
+                guard let value, let sourceSet = HTMLURLPolicy.sanitizeSourceSet(Self.string(value), resolver: madeResolver()) else {
                     return false
                 }
                 writeAttributeName(attribute)
@@ -139,6 +168,13 @@ final class HTMLSanitizingSink: HTMLSAXSink {
             }
             writer.append(UInt8(ascii: "\""))
             return true
+        }
+
+        private mutating func madeResolver() -> HTMLURLResolver {
+            if let resolver { return resolver }
+            let made = HTMLURLResolver(baseURL: baseURL)
+            resolver = made
+            return made
         }
 
         /// ` name="`

@@ -36,6 +36,17 @@ enum HTMLURLPolicy {
         }
     }
 
+    /// An `http:` or `https:` URL (scheme in any case) of printable ASCII without spaces or
+    /// `&`: nothing to decode, trim, remove or resolve, so `sanitize` returns it unchanged.
+    static func isPlainWebURL(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard value.count > 5, value[0] | 0x20 == UInt8(ascii: "h"), value[1] | 0x20 == UInt8(ascii: "t"),
+            value[2] | 0x20 == UInt8(ascii: "t"), value[3] | 0x20 == UInt8(ascii: "p"),
+            value[4] == UInt8(ascii: ":") || value[4] | 0x20 == UInt8(ascii: "s") && value[5] == UInt8(ascii: ":")
+        else { return false }
+        for byte in value where byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "&") { return false }
+        return true
+    }
+
     /// A `srcset` value with every candidate's URL checked like `src` (no `data:`) and resolved;
     /// candidates with a refused URL or malformed descriptors are left out, nil when none is left.
     static func sanitizeSourceSet(_ value: String, resolver: HTMLURLResolver) -> String? {

@@ -20,7 +20,8 @@ extension HTMLText {
 
     /// Decodes numeric character references and the HTML 4 named entities; anything else stays.
     static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        // A byte search: `contains("&")` here is Foundation's, which goes through NSString.
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var output = ""
         var rest = Substring(text)
         while let ampersand = rest.firstIndex(of: "&") {

@@ -46,6 +46,7 @@ final class FeedBuilder {
     var personEmail: String?
     var personForItem = false
     private var bases: [(depth: Int, url: URL?)] = []
+    private let resolvers = HTMLURLResolverCache()
 
     // The field being collected: the cold part, and hot copies read on every event.
     var capture: Capture?
@@ -241,7 +242,7 @@ final class FeedBuilder {
     private var itemContext: ItemDraft.Context {
         ItemDraft.Context(
             source: settings.source, homePage: feed.homePageURL, feedAuthors: feed.authors, inheritsFeedAuthors: format == .atom,
-            sanitize: settings.sanitize)
+            sanitize: settings.sanitize, resolvers: resolvers)
     }
 
     private func finishItem() {
@@ -321,7 +322,11 @@ final class FeedBuilder {
         while start < end, FeedBuilder.isSpace(text[start]) { start += 1 }
         while end > start, FeedBuilder.isSpace(text[end - 1]) { end -= 1 }
         if open.forItem, start < end, FeedBuilder.isItemHTML(open.field) {
-            assignItemHTML(open, FeedBuilder.validUTF8(text[start..<end]))
+            // libxml2 reports the text of a valid UTF-8 document (which `DocumentDecoder` always
+            // hands it) as valid UTF-8, and the markup written back is ASCII around libxml2's
+            // names and values: the bytes need no second check (the tests' debug builds assert it).
+            assert(UTF8Validation.scan(text[start..<end]).isValid, "libxml2 reported text that is not UTF-8")
+            assignItemHTML(open, Array(text[start..<end]))
             return
         }
         let value = text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
@@ -334,12 +339,6 @@ final class FeedBuilder {
         case .description, .encoded, .summary(.html), .summary(.xhtml), .content(.html), .content(.xhtml): true
         default: false
         }
-    }
-
-    /// `bytes` when they are valid UTF-8 (as libxml2's text of a decoded document is), else
-    /// what `String(decoding:as:)` makes of them: the same bytes a `String` of them would hold.
-    static func validUTF8(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        UTF8Validation.scan(bytes).isValid ? Array(bytes) : Array(String(decoding: bytes, as: UTF8.self).utf8)
     }
 
     /// `assign` for the fields of `isItemHTML`, with a non-empty value: what it does with the

@@ -6,7 +6,7 @@ import TributaryModel
 struct ItemDraft {
     /// A piece of HTML content with the base URL in effect where it was found.
     ///
-    /// Kept as the UTF-8 bytes the parser collected (always valid UTF-8: `FeedBuilder` checks),
+    /// Kept as the UTF-8 bytes the parser collected (always valid UTF-8: libxml2 reads a document `DocumentDecoder` made valid UTF-8),
     /// so the sanitizer, the summary and the image search read them without a `String` of the
     /// whole content being made (and validated) first.
     struct HTML {
@@ -102,6 +102,8 @@ struct ItemDraft {
         var feedAuthors: [Author]
         var inheritsFeedAuthors: Bool
         var sanitize: Bool
+        /// Resolvers for the items' bases, shared by the items of one document.
+        var resolvers: HTMLURLResolverCache
     }
 
     /// The finished item.
@@ -115,7 +117,9 @@ struct ItemDraft {
         let chosen = full ?? descriptionHTML.flatMap { $0.html.isEmpty ? nil : $0 }
         let contentBase = chosen?.base ?? base ?? context.homePage
         if let chosen {
-            item.contentHTML = context.sanitize ? HTMLSanitizer(baseURL: contentBase).sanitize(utf8: chosen.html) : chosen.text
+            item.contentHTML =
+                context.sanitize
+                ? HTMLSanitizer.sanitize(utf8: chosen.html, resolver: context.resolvers.resolver(for: contentBase)) : chosen.text
         }
         if let summaryText, !summaryText.isEmpty {
             item.summary = summaryText
@@ -144,7 +148,7 @@ struct ItemDraft {
         item.tags = tags
         item.attachments = attachments.map { attachment in
             var resolved = attachment
-            resolved.url = ItemDraft.absolute(attachment.url, context.homePage)
+            resolved.url = ItemDraft.absolute(attachment.url, context.homePage, context.resolvers)
             return resolved
         }
         if let duration,
@@ -154,14 +158,18 @@ struct ItemDraft {
             item.attachments[index].durationInSeconds = duration
         }
         let enclosureImage = attachments.first { $0.mimeType.utf8.starts(with: "image/".utf8) }?.url
-        item.image = (thumbnail ?? mediaImage ?? enclosureImage ?? itunesImage).map { ItemDraft.absolute($0, context.homePage) }
+        item.image = (thumbnail ?? mediaImage ?? enclosureImage ?? itunesImage).map {
+            ItemDraft.absolute($0, context.homePage, context.resolvers)
+        }
         if item.image == nil {
             item.image =
-                chosen.flatMap { ItemDraft.firstImage(in: $0.html, base: contentBase) }
-                ?? descriptionHTML.flatMap { ItemDraft.firstImage(in: $0.html, base: $0.base ?? base ?? context.homePage) }
+                chosen.flatMap { ItemDraft.firstImage(in: $0.html, base: contentBase, resolvers: context.resolvers) }
+                ?? descriptionHTML.flatMap {
+                    ItemDraft.firstImage(in: $0.html, base: $0.base ?? base ?? context.homePage, resolvers: context.resolvers)
+                }
         }
         if let commentsURL, !commentsURL.isEmpty {
-            item.extras["comments_url"] = .string(ItemDraft.absolute(commentsURL, context.homePage))
+            item.extras["comments_url"] = .string(ItemDraft.absolute(commentsURL, context.homePage, context.resolvers))
         }
         return item
     }
@@ -184,10 +192,14 @@ struct ItemDraft {
             for window in [4 * summaryLength, 16 * summaryLength] where html.count > 2 * window {
                 // The prefix ends at a `>`, an ASCII byte, so it is valid UTF-8 too.
                 guard let cut = html[..<window].lastIndex(of: UInt8(ascii: ">")) else { continue }
-                let text = HTMLSanitizer.plainText(fromHTML: UnsafeBufferPointer(rebasing: html[...cut]))
-                if let end = text.index(text.startIndex, offsetBy: summaryLength + 1, limitedBy: text.endIndex), end < text.endIndex {
-                    return HTMLTextTruncation.truncate(text, limit: summaryLength)
+                let text = HTMLSanitizer.plainTextBytes(fromHTML: UnsafeBufferPointer(rebasing: html[...cut]))
+                let summary: String? = text.withUnsafeBufferPointer { text in
+                    let longEnough =
+                        HTMLTextTruncation.hasMoreCharacters(utf8: text, than: summaryLength + 1)
+                        ?? !String(decoding: text, as: UTF8.self).dropFirst(summaryLength + 1).isEmpty
+                    return longEnough ? HTMLTextTruncation.truncate(utf8: text, limit: summaryLength) : nil
                 }
+                if let summary { return summary }
             }
             return HTMLSanitizer.plainText(fromHTML: html, limit: summaryLength)
         }
@@ -196,20 +208,21 @@ struct ItemDraft {
     private func chosenURL(_ context: Context) -> String? {
         var url = link.flatMap { $0.isEmpty ? nil : $0 }
         if url == nil {
-            url = alternates.first { ($0.type ?? "").lowercased().contains("html") }?.url ?? alternates.first?.url
+            url = alternates.first { ($0.type ?? "").lowercased().utf8.firstRange(of: "html".utf8) != nil }?.url ?? alternates.first?.url
         }
         if url == nil, guidIsPermaLink, let guid, !guid.isEmpty {
             let resolved = FeedText.resolve(guid, against: base)
             if ItemDraft.isWebURL(resolved) { url = resolved }
         }
-        return url.map { ItemDraft.absolute($0, context.homePage) }
+        return url.map { ItemDraft.absolute($0, context.homePage, context.resolvers) }
     }
 
     /// A reference still relative after xml:base and the document URL, resolved against the
-    /// feed's home page (the last base a document offers).
-    static func absolute(_ reference: String, _ homePage: URL?) -> String {
+    /// feed's home page (the last base a document offers) through the document's resolver:
+    /// what `FeedText.resolve` gives, plain paths (`/entries/1`) without Foundation's `URL`.
+    static func absolute(_ reference: String, _ homePage: URL?, _ resolvers: HTMLURLResolverCache) -> String {
         guard let homePage, !FeedText.hasScheme(reference) else { return reference }
-        return FeedText.resolve(reference, against: homePage)
+        return resolvers.resolver(for: homePage).resolve(reference)
     }
 
     static func isWebURL(_ text: String) -> Bool {
@@ -223,7 +236,7 @@ struct ItemDraft {
     }
 
     /// The `src` of the first `<img>` in HTML, resolved, when it is an http(s) URL.
-    static func firstImage(in html: [UInt8], base: URL?) -> String? {
+    static func firstImage(in html: [UInt8], base: URL?, resolvers: HTMLURLResolverCache? = nil) -> String? {
         // A byte scan: Foundation's case-insensitive `range(of:)` converts the whole content
         // to UTF-16 on every call, which dominated parsing time on long articles.
         html.withUnsafeBufferPointer { bytes in
@@ -252,10 +265,15 @@ struct ItemDraft {
                     while stop < end, !isUnquotedEnd(bytes[stop]) { stop += 1 }
                 }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self)
-                // Made at the first source: most content has no image at all.
-                let current = resolver ?? HTMLURLResolver(baseURL: base)
+                let reference = HTMLText.decodeEntities(text)
+                if isAbsolute(reference) {
+                    if isWebURL(reference) { return reference }
+                    continue
+                }
+                // Made at the first relative source: most content has no image, or absolute ones.
+                let current = resolver ?? resolvers?.resolver(for: base) ?? HTMLURLResolver(baseURL: base)
                 resolver = current
-                let resolved = resolve(HTMLText.decodeEntities(text), current)
+                let resolved = resolve(reference, current)
                 if isWebURL(resolved) { return resolved }
             }
             return nil
@@ -265,8 +283,14 @@ struct ItemDraft {
     /// `FeedText.resolve(reference, against: resolver.baseURL)`: the resolver gives what
     /// `URLReference.resolve` gives, through its shortcut for plain paths where it can.
     static func resolve(_ reference: String, _ resolver: HTMLURLResolver) -> String {
-        if FeedText.hasScheme(reference), let last = reference.utf8.last, last > 0x20 { return reference }
+        if isAbsolute(reference) { return reference }
         return resolver.resolve(reference)
+    }
+
+    /// A reference `resolve` returns as it is, whatever the base.
+    static func isAbsolute(_ reference: String) -> Bool {
+        if FeedText.hasScheme(reference), let last = reference.utf8.last, last > 0x20 { return true }
+        return false
     }
 
     /// `find("<img", in: bytes, from: start)`, eight bytes at a time: a byte can start a match

@@ -183,21 +183,33 @@ struct ShingleFrequency {
 /// 256 partitions by the top bits of their bucket keys (a stable counting pass, so each partition keeps input
 /// order), then each partition is bucketed in a small hash table that stays in cache. With a million headlines a
 /// single table would miss the cache on every lookup.
+///
+/// A bucket with more than `sizeLimit` members is treated like a stop-word: its members do not pair through it
+/// directly but are split into sub-buckets by the keys of further bands (one more band a level, up to the
+/// refinements given), so that only members that also agree there meet. True near-duplicates share buckets in
+/// many bands, so they still meet in a sub-bucket; headlines that merely share the frequent words a crowded bucket
+/// stands for mostly do not. The split depends only on the bucket's members (not on their order), so a headline's
+/// work in a band stays bounded however large the input grows.
 struct BandPartitions {
     /// How many partitions (a power of two).
     static let partitionCount = 256
     /// Positions ordered by partition.
     private var order: [Int32]
-    /// Their keys, in the same order (so a partition's keys are read sequentially).
+    /// Their keys, in the same order (so a partition's keys are read sequentially); refined in place.
     private var orderKeys: [UInt32]
     /// Where each partition starts in `order` (plus the end).
     private var starts: [Int]
-    /// For each slot of the local table, the key's bits and the most recent member (a local index), or −1.
+    /// For each slot of the local table, the key's bits and the most recent member (a local index), or −1; while
+    /// bucket sizes are counted, the size.
     private var table: [BucketTable.Slot]
     /// For each member of the current partition, the previous member of its bucket (a local index), or −1.
     private var previous: [Int32]
+    /// The members (local indices) still in a crowded bucket, and the next level's.
+    private var crowded: [Int32] = []
     /// `table.count − 1`.
     private var mask: Int
+    /// How many members (over all bands so far) were moved out of a crowded bucket into a sub-bucket.
+    private(set) var refinedMembers = 0
 
     /// Room for `count` positions.
     init(count: Int) {
@@ -209,10 +221,19 @@ struct BandPartitions {
         mask = 0
     }
 
+    /// The key of the sub-bucket of a crowded bucket `key` for a member whose key in the next band is `next`.
+    @inline(__always)
+    static func refine(_ key: UInt32, _ next: UInt32) -> UInt32 {
+        StableHash.fold(StableHash.mix(UInt64(key) << 32 | UInt64(next)))
+    }
+
     /// Calls `body(earlier, later)` for each position `later` and each earlier position in the same bucket (the most
-    /// recent first, at most `scanLimit` of them); positions index `keys`.
+    /// recent first, at most `scanLimit` of them); positions index `keys`. Buckets with more than `sizeLimit`
+    /// members are split by the keys in `refinements` (each indexed like `keys`), one level at a time, while they
+    /// are still too large.
     mutating func forEachBucketMember(
-        keys: UnsafeBufferPointer<UInt32>, scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
+        keys: UnsafeBufferPointer<UInt32>, refinements: [UnsafeBufferPointer<UInt32>] = [], sizeLimit: Int = .max,
+        scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
     ) {
         let shift = UInt32(32 - Self.partitionCount.trailingZeroBitCount)
         for index in starts.indices { starts[index] = 0 }
@@ -240,6 +261,9 @@ struct BandPartitions {
             let start = starts[partition]
             let end = starts[partition + 1]
             guard end - start > 1 else { continue }
+            if end - start > sizeLimit && !refinements.isEmpty {
+                refineCrowdedBuckets(start: start, end: end, refinements: refinements, sizeLimit: sizeLimit)
+            }
             for local in 0..<(end - start) {
                 let position = Int(order[start + local])
                 let key = orderKeys[start + local]
@@ -255,13 +279,49 @@ struct BandPartitions {
                 previous[local] = table[slot].value
                 table[slot] = BucketTable.Slot(key: key, value: Int32(local))
             }
-            // Empty the slots this partition used (fewer than the table has).
-            for local in 0..<(end - start) {
-                var slot = Int(orderKeys[start + local]) & mask
-                while table[slot].value >= 0 {
-                    table[slot].value = -1
-                    slot = (slot + 1) & mask
-                }
+            clear(start: start, locals: 0..<Int32(end - start))
+        }
+    }
+
+    /// Replaces the keys of the members of crowded buckets in partition `start..<end` by their sub-bucket keys,
+    /// level by level.
+    private mutating func refineCrowdedBuckets(start: Int, end: Int, refinements: [UnsafeBufferPointer<UInt32>], sizeLimit: Int) {
+        crowded.removeAll(keepingCapacity: true)
+        crowded.append(contentsOf: 0..<Int32(end - start))
+        var next: [Int32] = []
+        for refinement in refinements {
+            // The size of each bucket among the members still crowded (the table's value counts them).
+            for local in crowded {
+                let key = orderKeys[start + Int(local)]
+                var slot = Int(key) & mask
+                while table[slot].value >= 0 && table[slot].key != key { slot = (slot + 1) & mask }
+                table[slot] = BucketTable.Slot(key: key, value: table[slot].value < 0 ? 1 : table[slot].value + 1)
+            }
+            next.removeAll(keepingCapacity: true)
+            for local in crowded {
+                let key = orderKeys[start + Int(local)]
+                var slot = Int(key) & mask
+                while table[slot].key != key { slot = (slot + 1) & mask }
+                if Int(table[slot].value) > sizeLimit { next.append(local) }
+            }
+            clear(start: start, locals: crowded)
+            for local in next {
+                let position = Int(order[start + Int(local)])
+                orderKeys[start + Int(local)] = Self.refine(orderKeys[start + Int(local)], refinement[position])
+            }
+            refinedMembers += next.count
+            guard !next.isEmpty else { break }
+            swap(&crowded, &next)
+        }
+    }
+
+    /// Empties the table slots used by the keys of `locals` in the partition that starts at `start`.
+    private mutating func clear<Locals: Sequence<Int32>>(start: Int, locals: Locals) {
+        for local in locals {
+            var slot = Int(orderKeys[start + Int(local)]) & mask
+            while table[slot].value >= 0 {
+                table[slot].value = -1
+                slot = (slot + 1) & mask
             }
         }
     }

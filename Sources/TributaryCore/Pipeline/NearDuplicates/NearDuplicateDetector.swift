@@ -48,6 +48,14 @@ public struct NearDuplicateDetector: Sendable {
     /// work in buckets of headlines that merely share common words.
     var bucketScanLimit = 8
 
+    /// The most members an LSH bucket may have before it is treated like a stop-word and split by the keys of
+    /// further bands (see ``BandPartitions``). A bucket whose key comes from informative shingles has about
+    /// ``informativeLimit`` members at most; larger ones gather headlines that only share frequent words.
+    var bucketSizeLimit = 32
+
+    /// How many further bands split a crowded bucket, one a level while its parts are still crowded.
+    static let refinementLevels = 3
+
     /// A detector with the given threshold (clamped to 0…1). At the default, 0.45, the LSH has 32 bands of 2 rows
     /// and a pair is a candidate when it shares buckets in at least two bands: with probability 0.993 at J = 0.45,
     /// 0.9998 at J = 0.55, 0.37 at J = 0.2 and 0.003 at J = 0.05 (see ``MinHashBanding/candidateProbability(_:)``).
@@ -218,7 +226,13 @@ public struct NearDuplicateDetector: Sendable {
         keys.withUnsafeBufferPointer { keys in
             for band in 0..<banding.bands {
                 let bandKeys = UnsafeBufferPointer(rebasing: keys[band * representatives.count..<(band + 1) * representatives.count])
-                partitions.forEachBucketMember(keys: bandKeys, scanLimit: bucketScanLimit) { earlier, later in
+                let refinements = (1...Self.refinementLevels).map { level in
+                    let other = (band + level) % banding.bands
+                    return UnsafeBufferPointer(rebasing: keys[other * representatives.count..<(other + 1) * representatives.count])
+                }
+                partitions.forEachBucketMember(
+                    keys: bandKeys, refinements: refinements, sizeLimit: bucketSizeLimit, scanLimit: bucketScanLimit
+                ) { earlier, later in
                     pairs.append(UInt64(earlier) << positionBits | UInt64(later))
                 }
             }

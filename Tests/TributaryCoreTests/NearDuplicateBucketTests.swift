@@ -81,6 +81,33 @@ struct NearDuplicateBucketTests {
         #expect(Self.pairs(keys, refinements: refinements, scanLimit: 8) == Self.pairs(keys, scanLimit: 8))
     }
 
+    @Test("a story among headlines that fill crowded buckets still finds its retelling, and only it")
+    func duplicateAmongCrowdedBuckets() {
+        // 60 headlines that differ only in a place: the words they share are in more than 16 headlines each, so every
+        // signature is topped up with the same frequent shingles and those buckets hold all 60 (over the limit of
+        // 32). Different places are different stories; the retelling of one is its duplicate.
+        let syllables = ["ka", "ro", "vel", "tan", "mi", "zor", "bel", "den", "lu"]
+        var places: [String] = []
+        for first in syllables {
+            for second in syllables where first != second && places.count < 60 {
+                places.append(first.prefix(1).uppercased() + first.dropFirst() + second)
+            }
+        }
+        var titles: [String?] = places.map { "Acme unveils new phone in \($0)" }
+        titles.append("Exclusive: Acme unveils new phone in \(places[17]) today")
+        #expect(NearDuplicateDetector().clusters(titles) == [[17, 60]])
+        // The premise: the story has too few rare shingles of its own, so its signature takes frequent ones.
+        var store = HeadlineFingerprints()
+        for title in titles { store.append(title) }
+        var frequency = ShingleFrequency()
+        store.shingles.withUnsafeBufferPointer { shingles in
+            frequency.count((0..<store.count).map { UnsafeBufferPointer(rebasing: shingles[store.shingleRange($0)]) })
+        }
+        let rare = store.shingles[store.shingleRange(17)].filter { !frequency.isFrequent($0) }
+        #expect(rare.count < NearDuplicateDetector.minimumInformative)
+        #expect(store.shingles[store.shingleRange(17)].contains { frequency.occurrences(of: $0) == 61 })
+    }
+
     @Test("with every bucket of two or more split, the variants of a story still meet")
     func everyBucketSplit() {
         var strict = NearDuplicateDetector()
@@ -89,5 +116,30 @@ struct NearDuplicateBucketTests {
             NearDuplicateDetectorTests.others[0..<3] + NearDuplicateDetectorTests.variants.map { $0 }
             + NearDuplicateDetectorTests.others[3...]
         #expect(strict.clusters(titles) == [[3, 4, 5, 6, 7]])
+    }
+
+    @Test("the frequent shingles' counts are kept; rare ones count as zero")
+    func frequentCounts() {
+        var sets: [[UInt32]] = []
+        for index in 0..<30 {
+            var set: [UInt32] = [7]  // in 30 sets
+            if index < 17 { set.append(11) }  // in 17: just over the limit
+            if index < 16 { set.append(13) }  // in 16: at the limit, so rare
+            if index < 5 { set.append(9) }
+            sets.append(set)
+        }
+        var frequency = ShingleFrequency()
+        let flat = sets.flatMap { $0 }
+        var starts = [0]
+        for set in sets { starts.append(starts.last! + set.count) }
+        flat.withUnsafeBufferPointer { flat in
+            frequency.count(sets.indices.map { UnsafeBufferPointer(rebasing: flat[starts[$0]..<starts[$0 + 1]]) })
+        }
+        #expect(NearDuplicateDetector.informativeLimit == 16)
+        #expect(frequency.occurrences(of: 7) == 30)
+        #expect(frequency.occurrences(of: 11) == 17)
+        #expect(frequency.occurrences(of: 13) == 0)
+        #expect(frequency.occurrences(of: 9) == 0)
+        #expect(frequency.isFrequent(7) && frequency.isFrequent(11))
     }
 }

@@ -104,12 +104,15 @@ enum RadixSort {
 /// first split into partitions by hash (one sequential pass), each partition is counted exactly in a small table
 /// that stays in cache, and the shingles found in more than ``NearDuplicateDetector/informativeLimit`` headlines go
 /// into a Bloom filter of 4 Mbit (512 KiB). A shingle can be reported frequent by mistake (a Bloom false positive,
-/// a few percent at most); it then merely stays out of the signatures.
+/// a few percent at most); it then merely stays out of the signatures. The frequent shingles' counts are kept too
+/// (``occurrences(of:)``), so that a headline made of frequent shingles only can pick the least common of them.
 struct ShingleFrequency {
     /// The partitions (a power of two).
     private static let partitionCount = 1024
     /// The Bloom filter of frequent shingles (one hash; bit `h & (size − 1)`).
     private var frequent = [UInt64](repeating: 0, count: (1 << 22) / 64)
+    /// The frequent shingles and their counts, in an open-addressing table (a count of 0 marks an empty slot).
+    private var frequentSlots: [(shingle: UInt32, count: Int32)] = []
 
     /// An empty filter.
     init() {}
@@ -148,6 +151,7 @@ struct ShingleFrequency {
         var counts = [Int32](repeating: 0, count: capacity)
         let limit = Int32(NearDuplicateDetector.informativeLimit)
         let filterMask = UInt64(frequent.count * 64 - 1)
+        var found: [(UInt32, Int32)] = []
         for partition in 0..<Self.partitionCount {
             let range = starts[partition]..<starts[partition + 1]
             for shingle in scattered[range] {
@@ -160,14 +164,36 @@ struct ShingleFrequency {
                     frequent[Int(bit >> 6)] |= 1 << (bit & 63)
                 }
             }
-            for shingle in scattered[range] {  // empty the used slots
+            for shingle in scattered[range] {  // empty the used slots, keeping the frequent shingles' counts
                 var slot = Int(truncatingIfNeeded: Self.spread(shingle)) & mask
                 while counts[slot] > 0 {
+                    if counts[slot] > limit { found.append((keys[slot], counts[slot])) }
                     counts[slot] = 0
                     slot = (slot + 1) & mask
                 }
             }
         }
+        var tableCapacity = 16
+        while tableCapacity < found.count * 2 { tableCapacity <<= 1 }
+        frequentSlots = [(shingle: UInt32, count: Int32)](repeating: (0, 0), count: tableCapacity)
+        for (shingle, count) in found {
+            var slot = Int(truncatingIfNeeded: Self.spread(shingle) >> 20) & (tableCapacity - 1)
+            while frequentSlots[slot].count > 0 { slot = (slot + 1) & (tableCapacity - 1) }
+            frequentSlots[slot] = (shingle, count)
+        }
+    }
+
+    /// How many of the counted sets have `shingle`, if it is frequent (more than the limit); else 0.
+    @inline(__always)
+    func occurrences(of shingle: UInt32) -> Int {
+        guard !frequentSlots.isEmpty else { return 0 }
+        let mask = frequentSlots.count - 1
+        var slot = Int(truncatingIfNeeded: Self.spread(shingle) >> 20) & mask
+        while frequentSlots[slot].count > 0 {
+            if frequentSlots[slot].shingle == shingle { return Int(frequentSlots[slot].count) }
+            slot = (slot + 1) & mask
+        }
+        return 0
     }
 
     /// Whether `shingle` is in more than the limit's worth of headlines (or a false positive of the filter).

@@ -171,7 +171,10 @@ public struct NearDuplicateDetector: Sendable {
     static let minimumInformative = 3
 
     /// The shingles each representative contributes to its MinHash signature: those shared by at most
-    /// ``informativeLimit`` representatives, topped up with frequent ones to ``minimumInformative`` if it has fewer.
+    /// ``informativeLimit`` representatives, topped up to ``minimumInformative`` with the least common of its frequent
+    /// ones if it has fewer. (In a large input of similar headlines most shingles are frequent; topping up with the
+    /// least common keeps the buckets those headlines fall in small: a company's name rather than a phrase every
+    /// third headline has.)
     private func signatureShingles(_ store: HeadlineFingerprints, _ representatives: [Int32]) -> (shingles: [UInt32], ends: [Int32]) {
         var frequency = ShingleFrequency()
         store.shingles.withUnsafeBufferPointer { shingles in
@@ -181,17 +184,21 @@ public struct NearDuplicateDetector: Sendable {
         var ends: [Int32] = []
         selected.reserveCapacity(store.shingles.count)
         ends.reserveCapacity(representatives.count)
+        var topUp: [UInt64] = []
         for representative in representatives {
             let range = store.shingleRange(Int(representative))
             let start = selected.count
             for shingle in store.shingles[range] where !frequency.isFrequent(shingle) { selected.append(shingle) }
-            // Too few rare shingles: add frequent bigrams (odd ids; rarer than words), then frequent words, until there
-            // are enough to hash.
             if selected.count - start < Self.minimumInformative {
-                for wantBigram in [true, false] {
-                    for shingle in store.shingles[range] where selected.count - start < Self.minimumInformative {
-                        if (shingle & 1 == 1) == wantBigram && frequency.isFrequent(shingle) { selected.append(shingle) }
-                    }
+                // Too few rare shingles: add the least common of the frequent ones (ties by id) until there are
+                // enough to hash.
+                topUp.removeAll(keepingCapacity: true)
+                for shingle in store.shingles[range] where frequency.isFrequent(shingle) {
+                    topUp.append(UInt64(frequency.occurrences(of: shingle)) << 32 | UInt64(shingle))
+                }
+                topUp.sort()
+                for entry in topUp.prefix(Self.minimumInformative - (selected.count - start)) {
+                    selected.append(UInt32(truncatingIfNeeded: entry))
                 }
             }
             ends.append(Int32(selected.count))

@@ -23,19 +23,23 @@ struct NearDuplicateBucketTests {
         return pairs.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
-    /// What `forEachBucketMember` promises, written plainly: members of a bucket with more than `sizeLimit` members
-    /// (counted within the partition of their first key, among the members still crowded) take the sub-bucket key
-    /// of the next refinement, level after level; then each position pairs with the `scanLimit` most recent
-    /// earlier positions of its final bucket.
+    /// What `forEachBucketMember` promises, written plainly: the members of a bucket (within the partition of their
+    /// first key) with more than `sizeLimit` members take the sub-bucket key of the next refinement and one level
+    /// more, level after level while refinements are left; then each position pairs with the `scanLimit` most
+    /// recent earlier positions of its final bucket (same partition, level and key).
     static func referencePairs(_ keys: [UInt32], refinements: [[UInt32]], sizeLimit: Int, scanLimit: Int) -> [[Int]] {
         var current = keys
-        let bucket = { (index: Int) -> UInt64 in UInt64(keys[index] >> 24) << 32 | UInt64(current[index]) }
+        var depth = [UInt64](repeating: 0, count: keys.count)
+        let bucket = { (index: Int) -> UInt64 in UInt64(keys[index] >> 24) << 40 | depth[index] << 32 | UInt64(current[index]) }
         var crowded = Array(keys.indices)
         for refinement in refinements {
             var sizes: [UInt64: Int] = [:]
             for index in crowded { sizes[bucket(index), default: 0] += 1 }
             crowded = crowded.filter { sizes[bucket($0)]! > sizeLimit }
-            for index in crowded { current[index] = BandPartitions.refine(current[index], refinement[index]) }
+            for index in crowded {
+                current[index] = BandPartitions.refine(current[index], refinement[index])
+                depth[index] += 1
+            }
             if crowded.isEmpty { break }
         }
         var pairs: [[Int]] = []

@@ -210,12 +210,13 @@ struct ShingleFrequency {
 /// order), then each partition is bucketed in a small hash table that stays in cache. With a million headlines a
 /// single table would miss the cache on every lookup.
 ///
-/// A bucket with more than `sizeLimit` members is treated like a stop-word: its members do not pair through it
-/// directly but are split into sub-buckets by the keys of further bands (one more band a level, up to the
-/// refinements given), so that only members that also agree there meet. True near-duplicates share buckets in
-/// many bands, so they still meet in a sub-bucket; headlines that merely share the frequent words a crowded bucket
-/// stands for mostly do not. The split depends only on the bucket's members (not on their order), so a headline's
-/// work in a band stays bounded however large the input grows.
+/// A bucket with more than `sizeLimit` members is treated like a stop-word: its members do not pair through it but
+/// are split into sub-buckets by their keys in further bands (one more band a level, up to the refinements given),
+/// and meet only the members of their sub-bucket. True near-duplicates share buckets in many bands, so they still
+/// meet in a sub-bucket; headlines that merely share the frequent words a crowded bucket stands for mostly do not.
+/// Whether a bucket is crowded depends only on its members, not on their order, and a bucket that is not crowded
+/// costs nothing more: each level first files its members into buckets (counting them) and then pairs those of
+/// buckets that are small enough.
 struct BandPartitions {
     /// How many partitions (a power of two).
     static let partitionCount = 256
@@ -225,17 +226,19 @@ struct BandPartitions {
     private var orderKeys: [UInt32]
     /// Where each partition starts in `order` (plus the end).
     private var starts: [Int]
-    /// For each slot of the local table, the key's bits and the most recent member (a local index), or −1; while
-    /// bucket sizes are counted, the size.
+    /// For each slot of the local table, the key's bits and the most recent member (a local index), or −1.
     private var table: [BucketTable.Slot]
+    /// For each slot of the local table, how many members its bucket has.
+    private var sizes: [Int32]
     /// For each member of the current partition, the previous member of its bucket (a local index), or −1.
     private var previous: [Int32]
-    /// The members (local indices) still in a crowded bucket, and the next level's.
+    /// For each member of the current partition, its slot in the local table.
+    private var slots: [Int32]
+    /// The members (local indices) of the current level, and those of crowded buckets, for the next.
+    private var level: [Int32] = []
     private var crowded: [Int32] = []
     /// `table.count − 1`.
     private var mask: Int
-    /// How many members (over all bands so far) were moved out of a crowded bucket into a sub-bucket.
-    private(set) var refinedMembers = 0
 
     /// Room for `count` positions.
     init(count: Int) {
@@ -243,7 +246,9 @@ struct BandPartitions {
         orderKeys = [UInt32](repeating: 0, count: count)
         starts = [Int](repeating: 0, count: Self.partitionCount + 1)
         table = []
+        sizes = []
         previous = []
+        slots = []
         mask = 0
     }
 
@@ -254,9 +259,9 @@ struct BandPartitions {
     }
 
     /// Calls `body(earlier, later)` for each position `later` and each earlier position in the same bucket (the most
-    /// recent first, at most `scanLimit` of them); positions index `keys`. Buckets with more than `sizeLimit`
-    /// members are split by the keys in `refinements` (each indexed like `keys`), one level at a time, while they
-    /// are still too large.
+    /// recent first, at most `scanLimit` of them); positions index `keys`. The members of a bucket with more than
+    /// `sizeLimit` members are instead split by their keys in `refinements[0]` (indexed like `keys`) and paired
+    /// within those sub-buckets, and so on while there are refinements left.
     mutating func forEachBucketMember(
         keys: UnsafeBufferPointer<UInt32>, refinements: [UnsafeBufferPointer<UInt32>] = [], sizeLimit: Int = .max,
         scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
@@ -280,74 +285,60 @@ struct BandPartitions {
         while capacity < largest * 2 { capacity <<= 1 }
         if table.count < capacity {
             table = [BucketTable.Slot](repeating: BucketTable.Slot(key: 0, value: -1), count: capacity)
+            sizes = [Int32](repeating: 0, count: capacity)
             previous = [Int32](repeating: -1, count: capacity / 2)
+            slots = [Int32](repeating: 0, count: capacity / 2)
         }
         mask = capacity - 1
+        let limit = Int32(clamping: sizeLimit)
         for partition in 0..<Self.partitionCount {
             let start = starts[partition]
             let end = starts[partition + 1]
             guard end - start > 1 else { continue }
-            if end - start > sizeLimit && !refinements.isEmpty {
-                refineCrowdedBuckets(start: start, end: end, refinements: refinements, sizeLimit: sizeLimit)
-            }
-            for local in 0..<(end - start) {
-                let position = Int(order[start + local])
-                let key = orderKeys[start + local]
-                var slot = Int(key) & mask
-                while table[slot].value >= 0 && table[slot].key != key { slot = (slot + 1) & mask }
-                var other = table[slot].value
-                var scanned = 0
-                while other >= 0 && scanned < scanLimit {
-                    body(Int(order[start + Int(other)]), position)
-                    other = previous[Int(other)]
-                    scanned += 1
+            level.removeAll(keepingCapacity: true)
+            level.append(contentsOf: 0..<Int32(end - start))
+            var depth = 0
+            while true {
+                // File the level's members into buckets, each linked to the previous member of its bucket.
+                for local in level {
+                    let key = orderKeys[start + Int(local)]
+                    var slot = Int(key) & mask
+                    while table[slot].value >= 0 && table[slot].key != key { slot = (slot + 1) & mask }
+                    previous[Int(local)] = table[slot].value
+                    table[slot] = BucketTable.Slot(key: key, value: local)
+                    sizes[slot] += 1
+                    slots[Int(local)] = Int32(slot)
                 }
-                previous[local] = table[slot].value
-                table[slot] = BucketTable.Slot(key: key, value: Int32(local))
-            }
-            clear(start: start, locals: 0..<Int32(end - start))
-        }
-    }
-
-    /// Replaces the keys of the members of crowded buckets in partition `start..<end` by their sub-bucket keys,
-    /// level by level.
-    private mutating func refineCrowdedBuckets(start: Int, end: Int, refinements: [UnsafeBufferPointer<UInt32>], sizeLimit: Int) {
-        crowded.removeAll(keepingCapacity: true)
-        crowded.append(contentsOf: 0..<Int32(end - start))
-        var next: [Int32] = []
-        for refinement in refinements {
-            // The size of each bucket among the members still crowded (the table's value counts them).
-            for local in crowded {
-                let key = orderKeys[start + Int(local)]
-                var slot = Int(key) & mask
-                while table[slot].value >= 0 && table[slot].key != key { slot = (slot + 1) & mask }
-                table[slot] = BucketTable.Slot(key: key, value: table[slot].value < 0 ? 1 : table[slot].value + 1)
-            }
-            next.removeAll(keepingCapacity: true)
-            for local in crowded {
-                let key = orderKeys[start + Int(local)]
-                var slot = Int(key) & mask
-                while table[slot].key != key { slot = (slot + 1) & mask }
-                if Int(table[slot].value) > sizeLimit { next.append(local) }
-            }
-            clear(start: start, locals: crowded)
-            for local in next {
-                let position = Int(order[start + Int(local)])
-                orderKeys[start + Int(local)] = Self.refine(orderKeys[start + Int(local)], refinement[position])
-            }
-            refinedMembers += next.count
-            guard !next.isEmpty else { break }
-            swap(&crowded, &next)
-        }
-    }
-
-    /// Empties the table slots used by the keys of `locals` in the partition that starts at `start`.
-    private mutating func clear<Locals: Sequence<Int32>>(start: Int, locals: Locals) {
-        for local in locals {
-            var slot = Int(orderKeys[start + Int(local)]) & mask
-            while table[slot].value >= 0 {
-                table[slot].value = -1
-                slot = (slot + 1) & mask
+                // Pair the members of small buckets (and of every bucket at the last level); set the others aside.
+                let splits = depth < refinements.count
+                crowded.removeAll(keepingCapacity: true)
+                for local in level {
+                    if splits && sizes[Int(slots[Int(local)])] > limit {
+                        crowded.append(local)
+                        continue
+                    }
+                    let position = Int(order[start + Int(local)])
+                    var other = previous[Int(local)]
+                    var scanned = 0
+                    while other >= 0 && scanned < scanLimit {
+                        body(Int(order[start + Int(other)]), position)
+                        other = previous[Int(other)]
+                        scanned += 1
+                    }
+                }
+                for local in level {
+                    let slot = Int(slots[Int(local)])
+                    table[slot].value = -1
+                    sizes[slot] = 0
+                }
+                guard !crowded.isEmpty else { break }
+                let refinement = refinements[depth]
+                for local in crowded {
+                    let index = start + Int(local)
+                    orderKeys[index] = Self.refine(orderKeys[index], refinement[Int(order[index])])
+                }
+                swap(&level, &crowded)
+                depth += 1
             }
         }
     }

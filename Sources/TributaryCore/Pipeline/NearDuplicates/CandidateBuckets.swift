@@ -104,12 +104,15 @@ enum RadixSort {
 /// first split into partitions by hash (one sequential pass), each partition is counted exactly in a small table
 /// that stays in cache, and the shingles found in more than ``NearDuplicateDetector/informativeLimit`` headlines go
 /// into a Bloom filter of 4 Mbit (512 KiB). A shingle can be reported frequent by mistake (a Bloom false positive,
-/// a few percent at most); it then merely stays out of the signatures.
+/// a few percent at most); it then merely stays out of the signatures. The frequent shingles' counts are kept too
+/// (``occurrences(of:)``), so that a headline made of frequent shingles only can pick the least common of them.
 struct ShingleFrequency {
     /// The partitions (a power of two).
     private static let partitionCount = 1024
     /// The Bloom filter of frequent shingles (one hash; bit `h & (size − 1)`).
     private var frequent = [UInt64](repeating: 0, count: (1 << 22) / 64)
+    /// The frequent shingles and their counts, in an open-addressing table (a count of 0 marks an empty slot).
+    private var frequentSlots: [(shingle: UInt32, count: Int32)] = []
 
     /// An empty filter.
     init() {}
@@ -148,6 +151,7 @@ struct ShingleFrequency {
         var counts = [Int32](repeating: 0, count: capacity)
         let limit = Int32(NearDuplicateDetector.informativeLimit)
         let filterMask = UInt64(frequent.count * 64 - 1)
+        var found: [(UInt32, Int32)] = []
         for partition in 0..<Self.partitionCount {
             let range = starts[partition]..<starts[partition + 1]
             for shingle in scattered[range] {
@@ -160,14 +164,36 @@ struct ShingleFrequency {
                     frequent[Int(bit >> 6)] |= 1 << (bit & 63)
                 }
             }
-            for shingle in scattered[range] {  // empty the used slots
+            for shingle in scattered[range] {  // empty the used slots, keeping the frequent shingles' counts
                 var slot = Int(truncatingIfNeeded: Self.spread(shingle)) & mask
                 while counts[slot] > 0 {
+                    if counts[slot] > limit { found.append((keys[slot], counts[slot])) }
                     counts[slot] = 0
                     slot = (slot + 1) & mask
                 }
             }
         }
+        var tableCapacity = 16
+        while tableCapacity < found.count * 2 { tableCapacity <<= 1 }
+        frequentSlots = [(shingle: UInt32, count: Int32)](repeating: (0, 0), count: tableCapacity)
+        for (shingle, count) in found {
+            var slot = Int(truncatingIfNeeded: Self.spread(shingle) >> 20) & (tableCapacity - 1)
+            while frequentSlots[slot].count > 0 { slot = (slot + 1) & (tableCapacity - 1) }
+            frequentSlots[slot] = (shingle, count)
+        }
+    }
+
+    /// How many of the counted sets have `shingle`, if it is frequent (more than the limit); else 0.
+    @inline(__always)
+    func occurrences(of shingle: UInt32) -> Int {
+        guard !frequentSlots.isEmpty else { return 0 }
+        let mask = frequentSlots.count - 1
+        var slot = Int(truncatingIfNeeded: Self.spread(shingle) >> 20) & mask
+        while frequentSlots[slot].count > 0 {
+            if frequentSlots[slot].shingle == shingle { return Int(frequentSlots[slot].count) }
+            slot = (slot + 1) & mask
+        }
+        return 0
     }
 
     /// Whether `shingle` is in more than the limit's worth of headlines (or a false positive of the filter).
@@ -183,19 +209,34 @@ struct ShingleFrequency {
 /// 256 partitions by the top bits of their bucket keys (a stable counting pass, so each partition keeps input
 /// order), then each partition is bucketed in a small hash table that stays in cache. With a million headlines a
 /// single table would miss the cache on every lookup.
+///
+/// A bucket with more than `sizeLimit` members is treated like a stop-word: its members do not pair through it but
+/// are split into sub-buckets by their keys in further bands (one more band a level, up to the refinements given),
+/// and meet only the members of their sub-bucket. True near-duplicates share buckets in many bands, so they still
+/// meet in a sub-bucket; headlines that merely share the frequent words a crowded bucket stands for mostly do not.
+/// Whether a bucket is crowded depends only on its members, not on their order, and a bucket that is not crowded
+/// costs nothing more: each level first files its members into buckets (counting them) and then pairs those of
+/// buckets that are small enough.
 struct BandPartitions {
     /// How many partitions (a power of two).
     static let partitionCount = 256
     /// Positions ordered by partition.
     private var order: [Int32]
-    /// Their keys, in the same order (so a partition's keys are read sequentially).
+    /// Their keys, in the same order (so a partition's keys are read sequentially); refined in place.
     private var orderKeys: [UInt32]
     /// Where each partition starts in `order` (plus the end).
     private var starts: [Int]
     /// For each slot of the local table, the key's bits and the most recent member (a local index), or −1.
     private var table: [BucketTable.Slot]
+    /// For each slot of the local table, how many members its bucket has.
+    private var sizes: [Int32]
     /// For each member of the current partition, the previous member of its bucket (a local index), or −1.
     private var previous: [Int32]
+    /// For each member of the current partition, its slot in the local table.
+    private var slots: [Int32]
+    /// The members (local indices) of the current level, and those of crowded buckets, for the next.
+    private var level: [Int32] = []
+    private var crowded: [Int32] = []
     /// `table.count − 1`.
     private var mask: Int
 
@@ -205,14 +246,25 @@ struct BandPartitions {
         orderKeys = [UInt32](repeating: 0, count: count)
         starts = [Int](repeating: 0, count: Self.partitionCount + 1)
         table = []
+        sizes = []
         previous = []
+        slots = []
         mask = 0
     }
 
+    /// The key of the sub-bucket of a crowded bucket `key` for a member whose key in the next band is `next`.
+    @inline(__always)
+    static func refine(_ key: UInt32, _ next: UInt32) -> UInt32 {
+        StableHash.fold(StableHash.mix(UInt64(key) << 32 | UInt64(next)))
+    }
+
     /// Calls `body(earlier, later)` for each position `later` and each earlier position in the same bucket (the most
-    /// recent first, at most `scanLimit` of them); positions index `keys`.
+    /// recent first, at most `scanLimit` of them); positions index `keys`. The members of a bucket with more than
+    /// `sizeLimit` members are instead split by their keys in `refinements[0]` (indexed like `keys`) and paired
+    /// within those sub-buckets, and so on while there are refinements left.
     mutating func forEachBucketMember(
-        keys: UnsafeBufferPointer<UInt32>, scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
+        keys: UnsafeBufferPointer<UInt32>, refinements: [UnsafeBufferPointer<UInt32>] = [], sizeLimit: Int = .max,
+        scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
     ) {
         let shift = UInt32(32 - Self.partitionCount.trailingZeroBitCount)
         for index in starts.indices { starts[index] = 0 }
@@ -233,35 +285,60 @@ struct BandPartitions {
         while capacity < largest * 2 { capacity <<= 1 }
         if table.count < capacity {
             table = [BucketTable.Slot](repeating: BucketTable.Slot(key: 0, value: -1), count: capacity)
+            sizes = [Int32](repeating: 0, count: capacity)
             previous = [Int32](repeating: -1, count: capacity / 2)
+            slots = [Int32](repeating: 0, count: capacity / 2)
         }
         mask = capacity - 1
+        let limit = Int32(clamping: sizeLimit)
         for partition in 0..<Self.partitionCount {
             let start = starts[partition]
             let end = starts[partition + 1]
             guard end - start > 1 else { continue }
-            for local in 0..<(end - start) {
-                let position = Int(order[start + local])
-                let key = orderKeys[start + local]
-                var slot = Int(key) & mask
-                while table[slot].value >= 0 && table[slot].key != key { slot = (slot + 1) & mask }
-                var other = table[slot].value
-                var scanned = 0
-                while other >= 0 && scanned < scanLimit {
-                    body(Int(order[start + Int(other)]), position)
-                    other = previous[Int(other)]
-                    scanned += 1
+            level.removeAll(keepingCapacity: true)
+            level.append(contentsOf: 0..<Int32(end - start))
+            var depth = 0
+            while true {
+                // File the level's members into buckets, each linked to the previous member of its bucket.
+                for local in level {
+                    let key = orderKeys[start + Int(local)]
+                    var slot = Int(key) & mask
+                    while table[slot].value >= 0 && table[slot].key != key { slot = (slot + 1) & mask }
+                    previous[Int(local)] = table[slot].value
+                    table[slot] = BucketTable.Slot(key: key, value: local)
+                    sizes[slot] += 1
+                    slots[Int(local)] = Int32(slot)
                 }
-                previous[local] = table[slot].value
-                table[slot] = BucketTable.Slot(key: key, value: Int32(local))
-            }
-            // Empty the slots this partition used (fewer than the table has).
-            for local in 0..<(end - start) {
-                var slot = Int(orderKeys[start + local]) & mask
-                while table[slot].value >= 0 {
+                // Pair the members of small buckets (and of every bucket at the last level); set the others aside.
+                let splits = depth < refinements.count
+                crowded.removeAll(keepingCapacity: true)
+                for local in level {
+                    if splits && sizes[Int(slots[Int(local)])] > limit {
+                        crowded.append(local)
+                        continue
+                    }
+                    let position = Int(order[start + Int(local)])
+                    var other = previous[Int(local)]
+                    var scanned = 0
+                    while other >= 0 && scanned < scanLimit {
+                        body(Int(order[start + Int(other)]), position)
+                        other = previous[Int(other)]
+                        scanned += 1
+                    }
+                }
+                for local in level {
+                    let slot = Int(slots[Int(local)])
                     table[slot].value = -1
-                    slot = (slot + 1) & mask
+                    sizes[slot] = 0
                 }
+                guard !crowded.isEmpty else { break }
+                let refinement = refinements[depth]
+                for local in crowded {
+                    let index = start + Int(local)
+                    orderKeys[index] = Self.refine(orderKeys[index], refinement[Int(order[index])])
+                }
+                swap(&level, &crowded)
+                depth += 1
             }
         }
     }

@@ -33,26 +33,48 @@ enum HeadlineComparison {
     /// The reason headlines `first` and `second` of `store` are different stories despite their shared shingles, or
     /// nil if nothing in their structure says so. (The number veto is the detector's; this adds the rest.)
     static func veto(_ store: HeadlineFingerprints, _ first: Int, _ second: Int) -> NearDuplicateVeto? {
+        // Read in place, with the scratch space on the stack: this runs for every candidate pair that reaches the
+        // threshold, which in a large input of similar headlines is hundreds of thousands of times.
         let a = store.tokenRange(first)
         let b = store.tokenRange(second)
-        let idsA = Array(store.tokenIDs[a])
-        let idsB = Array(store.tokenIDs[b])
-        let flagsA = Array(store.tokenFlags[a])
-        let flagsB = Array(store.tokenFlags[b])
-        let onlyA = idsA.map { !idsB.contains($0) }
-        let onlyB = idsB.map { !idsA.contains($0) }
-
-        if hasOppositeDirections(idsA, onlyA, idsB, onlyB) { return .oppositeDirection }
-
-        let runsA = runs(idsA, flagsA, onlyA)
-        let runsB = runs(idsB, flagsB, onlyB)
-        for runA in runsA {
-            for runB in runsB where runA.left == runB.left || runA.right == runB.right {
-                if (runA.numbers > 0) != (runB.numbers > 0) { return .replacedNumber }
-                if runA.names > 0 && runB.names > 0 { return .differentNames }
-                if isSubjectReplacement(runA, runB) { return .differentSubject }
+        return store.tokenIDs.withUnsafeBufferPointer { ids in
+            store.tokenFlags.withUnsafeBufferPointer { flags in
+                let idsA = UnsafeBufferPointer(rebasing: ids[a])
+                let idsB = UnsafeBufferPointer(rebasing: ids[b])
+                let flagsA = UnsafeBufferPointer(rebasing: flags[a])
+                let flagsB = UnsafeBufferPointer(rebasing: flags[b])
+                return withUnsafeTemporaryAllocation(of: Bool.self, capacity: a.count + b.count) { only in
+                    let onlyA = UnsafeMutableBufferPointer(rebasing: only[0..<a.count])
+                    let onlyB = UnsafeMutableBufferPointer(rebasing: only[a.count...])
+                    for (index, id) in idsA.enumerated() { onlyA[index] = !idsB.contains(id) }
+                    for (index, id) in idsB.enumerated() { onlyB[index] = !idsA.contains(id) }
+                    return veto(idsA, flagsA, UnsafeBufferPointer(onlyA), idsB, flagsB, UnsafeBufferPointer(onlyB))
+                }
             }
         }
+    }
+
+    /// ``veto(_:_:_:)`` on the two token sequences and which of their tokens only one of them has.
+    private static func veto(
+        _ idsA: UnsafeBufferPointer<UInt32>, _ flagsA: UnsafeBufferPointer<UInt8>, _ onlyA: UnsafeBufferPointer<Bool>,
+        _ idsB: UnsafeBufferPointer<UInt32>, _ flagsB: UnsafeBufferPointer<UInt8>, _ onlyB: UnsafeBufferPointer<Bool>
+    ) -> NearDuplicateVeto? {
+        if hasOppositeDirections(idsA, onlyA, idsB, onlyB) { return .oppositeDirection }
+        // A run needs at least one token of its own, so a headline has at most as many runs as tokens.
+        let found = withUnsafeTemporaryAllocation(of: Run.self, capacity: idsA.count + idsB.count) { space -> NearDuplicateVeto? in
+            let countA = runs(idsA, flagsA, onlyA, into: UnsafeMutableBufferPointer(rebasing: space[0..<idsA.count]))
+            let runsB = UnsafeMutableBufferPointer(rebasing: space[idsA.count...])
+            let countB = runs(idsB, flagsB, onlyB, into: runsB)
+            for runA in space[0..<countA] {
+                for runB in runsB[0..<countB] where runA.left == runB.left || runA.right == runB.right {
+                    if (runA.numbers > 0) != (runB.numbers > 0) { return .replacedNumber }
+                    if runA.names > 0 && runB.names > 0 { return .differentNames }
+                    if isSubjectReplacement(runA, runB) { return .differentSubject }
+                }
+            }
+            return nil
+        }
+        if let found { return found }
         if hasReversedRoles(idsA, flagsA, idsB) { return .reversedRoles }
         return nil
     }
@@ -93,9 +115,12 @@ enum HeadlineComparison {
         var weight: Int { ideographs + 2 * words }
     }
 
-    /// The runs of tokens marked in `only`.
-    static func runs(_ ids: [UInt32], _ flags: [UInt8], _ only: [Bool]) -> [Run] {
-        var runs: [Run] = []
+    /// Writes the runs of tokens marked in `only` to `runs` (room for one per token); returns how many there are.
+    private static func runs(
+        _ ids: UnsafeBufferPointer<UInt32>, _ flags: UnsafeBufferPointer<UInt8>, _ only: UnsafeBufferPointer<Bool>,
+        into runs: UnsafeMutableBufferPointer<Run>
+    ) -> Int {
+        var count = 0
         var index = 0
         while index < ids.count {
             guard only[index] else {
@@ -112,15 +137,19 @@ enum HeadlineComparison {
                 index += 1
             }
             if index < ids.count { run.right = UInt64(ids[index]) }
-            runs.append(run)
+            runs.initializeElement(at: count, to: run)
+            count += 1
         }
-        return runs
+        return count
     }
 
     // MARK: Directions
 
     /// Whether the tokens only `a` has and the tokens only `b` has point in opposite directions on some axis.
-    private static func hasOppositeDirections(_ a: [UInt32], _ onlyA: [Bool], _ b: [UInt32], _ onlyB: [Bool]) -> Bool {
+    private static func hasOppositeDirections(
+        _ a: UnsafeBufferPointer<UInt32>, _ onlyA: UnsafeBufferPointer<Bool>, _ b: UnsafeBufferPointer<UInt32>,
+        _ onlyB: UnsafeBufferPointer<Bool>
+    ) -> Bool {
         let directions = Self.directions
         var upA: UInt8 = 0
         var downA: UInt8 = 0
@@ -201,7 +230,9 @@ enum HeadlineComparison {
     // MARK: Roles
 
     /// Whether `a` has words `x v y` (x ≠ y) and `b` has `y v x`.
-    private static func hasReversedRoles(_ a: [UInt32], _ flagsA: [UInt8], _ b: [UInt32]) -> Bool {
+    private static func hasReversedRoles(
+        _ a: UnsafeBufferPointer<UInt32>, _ flagsA: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt32>
+    ) -> Bool {
         guard a.count >= 3, b.count >= 3 else { return false }
         for middle in 1..<a.count - 1 {
             let x = a[middle - 1]

@@ -48,6 +48,14 @@ public struct NearDuplicateDetector: Sendable {
     /// work in buckets of headlines that merely share common words.
     var bucketScanLimit = 8
 
+    /// The most members an LSH bucket may have before it is treated like a stop-word and split by the keys of
+    /// further bands (see ``BandPartitions``). A bucket whose key comes from informative shingles has about
+    /// ``informativeLimit`` members at most; larger ones gather headlines that only share frequent words.
+    var bucketSizeLimit = 32
+
+    /// How many further bands split a crowded bucket, one a level while its parts are still crowded.
+    static let refinementLevels = 3
+
     /// A detector with the given threshold (clamped to 0…1). At the default, 0.45, the LSH has 32 bands of 2 rows
     /// and a pair is a candidate when it shares buckets in at least two bands: with probability 0.993 at J = 0.45,
     /// 0.9998 at J = 0.55, 0.37 at J = 0.2 and 0.003 at J = 0.05 (see ``MinHashBanding/candidateProbability(_:)``).
@@ -163,7 +171,10 @@ public struct NearDuplicateDetector: Sendable {
     static let minimumInformative = 3
 
     /// The shingles each representative contributes to its MinHash signature: those shared by at most
-    /// ``informativeLimit`` representatives, topped up with frequent ones to ``minimumInformative`` if it has fewer.
+    /// ``informativeLimit`` representatives, topped up to ``minimumInformative`` with the least common of its frequent
+    /// ones if it has fewer. (In a large input of similar headlines most shingles are frequent; topping up with the
+    /// least common keeps the buckets those headlines fall in small: a company's name rather than a phrase every
+    /// third headline has.)
     private func signatureShingles(_ store: HeadlineFingerprints, _ representatives: [Int32]) -> (shingles: [UInt32], ends: [Int32]) {
         var frequency = ShingleFrequency()
         store.shingles.withUnsafeBufferPointer { shingles in
@@ -173,17 +184,21 @@ public struct NearDuplicateDetector: Sendable {
         var ends: [Int32] = []
         selected.reserveCapacity(store.shingles.count)
         ends.reserveCapacity(representatives.count)
+        var topUp: [UInt64] = []
         for representative in representatives {
             let range = store.shingleRange(Int(representative))
             let start = selected.count
             for shingle in store.shingles[range] where !frequency.isFrequent(shingle) { selected.append(shingle) }
-            // Too few rare shingles: add frequent bigrams (odd ids; rarer than words), then frequent words, until there
-            // are enough to hash.
             if selected.count - start < Self.minimumInformative {
-                for wantBigram in [true, false] {
-                    for shingle in store.shingles[range] where selected.count - start < Self.minimumInformative {
-                        if (shingle & 1 == 1) == wantBigram && frequency.isFrequent(shingle) { selected.append(shingle) }
-                    }
+                // Too few rare shingles: add the least common of the frequent ones (ties by id) until there are
+                // enough to hash.
+                topUp.removeAll(keepingCapacity: true)
+                for shingle in store.shingles[range] where frequency.isFrequent(shingle) {
+                    topUp.append(UInt64(frequency.occurrences(of: shingle)) << 32 | UInt64(shingle))
+                }
+                topUp.sort()
+                for entry in topUp.prefix(Self.minimumInformative - (selected.count - start)) {
+                    selected.append(UInt32(truncatingIfNeeded: entry))
                 }
             }
             ends.append(Int32(selected.count))
@@ -218,7 +233,13 @@ public struct NearDuplicateDetector: Sendable {
         keys.withUnsafeBufferPointer { keys in
             for band in 0..<banding.bands {
                 let bandKeys = UnsafeBufferPointer(rebasing: keys[band * representatives.count..<(band + 1) * representatives.count])
-                partitions.forEachBucketMember(keys: bandKeys, scanLimit: bucketScanLimit) { earlier, later in
+                let refinements = (1...Self.refinementLevels).map { level in
+                    let other = (band + level) % banding.bands
+                    return UnsafeBufferPointer(rebasing: keys[other * representatives.count..<(other + 1) * representatives.count])
+                }
+                partitions.forEachBucketMember(
+                    keys: bandKeys, refinements: refinements, sizeLimit: bucketSizeLimit, scanLimit: bucketScanLimit
+                ) { earlier, later in
                     pairs.append(UInt64(earlier) << positionBits | UInt64(later))
                 }
             }

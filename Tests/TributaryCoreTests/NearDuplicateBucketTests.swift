@@ -1,0 +1,149 @@
+import TestSupport
+import Testing
+
+@testable import TributaryCore
+
+@Suite("Near-duplicate LSH buckets: crowded buckets split, least common frequent shingles")
+struct NearDuplicateBucketTests {
+    /// The pairs `BandPartitions.forEachBucketMember` reports, as (earlier, later), sorted.
+    static func pairs(
+        _ keys: [UInt32], refinements: [[UInt32]] = [], sizeLimit: Int = .max, scanLimit: Int
+    ) -> [[Int]] {
+        var partitions = BandPartitions(count: keys.count)
+        var pairs: [[Int]] = []
+        let flat = refinements.flatMap { $0 }
+        keys.withUnsafeBufferPointer { keys in
+            flat.withUnsafeBufferPointer { flat in
+                let buffers = refinements.indices.map { UnsafeBufferPointer(rebasing: flat[$0 * keys.count..<($0 + 1) * keys.count]) }
+                partitions.forEachBucketMember(keys: keys, refinements: buffers, sizeLimit: sizeLimit, scanLimit: scanLimit) {
+                    pairs.append([$0, $1])
+                }
+            }
+        }
+        return pairs.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// What `forEachBucketMember` promises, written plainly: the members of a bucket (within the partition of their
+    /// first key) with more than `sizeLimit` members take the sub-bucket key of the next refinement and one level
+    /// more, level after level while refinements are left; then each position pairs with the `scanLimit` most
+    /// recent earlier positions of its final bucket (same partition, level and key).
+    static func referencePairs(_ keys: [UInt32], refinements: [[UInt32]], sizeLimit: Int, scanLimit: Int) -> [[Int]] {
+        var current = keys
+        var depth = [UInt64](repeating: 0, count: keys.count)
+        let bucket = { (index: Int) -> UInt64 in UInt64(keys[index] >> 24) << 40 | depth[index] << 32 | UInt64(current[index]) }
+        var crowded = Array(keys.indices)
+        for refinement in refinements {
+            var sizes: [UInt64: Int] = [:]
+            for index in crowded { sizes[bucket(index), default: 0] += 1 }
+            crowded = crowded.filter { sizes[bucket($0)]! > sizeLimit }
+            for index in crowded {
+                current[index] = BandPartitions.refine(current[index], refinement[index])
+                depth[index] += 1
+            }
+            if crowded.isEmpty { break }
+        }
+        var pairs: [[Int]] = []
+        var members: [UInt64: [Int]] = [:]
+        for index in keys.indices {
+            let earlier = members[bucket(index), default: []]
+            for other in earlier.suffix(scanLimit) { pairs.append([other, index]) }
+            members[bucket(index), default: []].append(index)
+        }
+        return pairs.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    @Test("a crowded bucket is split by the next band's keys: its members meet only those that agree there too")
+    func crowdedBucketSplit() {
+        // 60 positions in one bucket (every third a different sub-bucket) and 5 in a small one.
+        let crowded: UInt32 = 0x1234_5678
+        let small: UInt32 = 0x8765_4321
+        let keys = (0..<60).map { _ in crowded } + (0..<5).map { _ in small }
+        let next = (0..<65).map { UInt32(100 + $0 % 3) }
+        let split = Self.pairs(keys, refinements: [next], sizeLimit: 10, scanLimit: 100)
+        #expect(split.count == 3 * (20 * 19 / 2) + 5 * 4 / 2)
+        #expect(split.allSatisfy { $0[0] >= 60 ? $0[1] >= 60 : $0[0] % 3 == $0[1] % 3 && $0[1] < 60 })
+        // Without the limit the crowded bucket pairs everyone with everyone (scan limit permitting).
+        let whole = Self.pairs(keys, refinements: [next], scanLimit: 100)
+        #expect(whole.count == 60 * 59 / 2 + 5 * 4 / 2)
+        #expect(whole == Self.pairs(keys, scanLimit: 100))
+    }
+
+    @Test("the buckets, split or not, are the plain definition's on generated keys", arguments: [1, 2, 3, 4])
+    func matchesReference(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let count = 3_000
+        // Few distinct keys, so buckets of every size; spread over the partitions by the top bits.
+        let keys = (0..<count).map { _ in UInt32(Int.random(in: 0..<150, using: &random)) &* 0x9E37_79B1 }
+        let refinements = (0..<3).map { level in
+            (0..<count).map { _ in UInt32(Int.random(in: 0..<(2 + level * 3), using: &random)) }
+        }
+        for (sizeLimit, scanLimit) in [(8, 3), (16, 8), (40, 8), (1, 2), (Int.max, 8)] {
+            let actual = Self.pairs(keys, refinements: refinements, sizeLimit: sizeLimit, scanLimit: scanLimit)
+            let expected = Self.referencePairs(keys, refinements: refinements, sizeLimit: sizeLimit, scanLimit: scanLimit)
+            #expect(actual == expected, "size limit \(sizeLimit), scan limit \(scanLimit)")
+        }
+        #expect(Self.pairs(keys, refinements: refinements, scanLimit: 8) == Self.pairs(keys, scanLimit: 8))
+    }
+
+    @Test("a story among headlines that fill crowded buckets still finds its retelling, and only it")
+    func duplicateAmongCrowdedBuckets() {
+        // 60 headlines that differ only in a place: the words they share are in more than 16 headlines each, so every
+        // signature is topped up with the same frequent shingles and those buckets hold all 60 (over the limit of
+        // 32). Different places are different stories; the retelling of one is its duplicate.
+        let syllables = ["ka", "ro", "vel", "tan", "mi", "zor", "bel", "den", "lu"]
+        var places: [String] = []
+        for first in syllables {
+            for second in syllables where first != second && places.count < 60 {
+                places.append(first.prefix(1).uppercased() + first.dropFirst() + second)
+            }
+        }
+        var titles: [String?] = places.map { "Acme unveils new phone in \($0)" }
+        titles.append("Exclusive: Acme unveils new phone in \(places[17]) today")
+        #expect(NearDuplicateDetector().clusters(titles) == [[17, 60]])
+        // The premise: the story has too few rare shingles of its own, so its signature takes frequent ones.
+        var store = HeadlineFingerprints()
+        for title in titles { store.append(title) }
+        var frequency = ShingleFrequency()
+        store.shingles.withUnsafeBufferPointer { shingles in
+            frequency.count((0..<store.count).map { UnsafeBufferPointer(rebasing: shingles[store.shingleRange($0)]) })
+        }
+        let rare = store.shingles[store.shingleRange(17)].filter { !frequency.isFrequent($0) }
+        #expect(rare.count < NearDuplicateDetector.minimumInformative)
+        #expect(store.shingles[store.shingleRange(17)].contains { frequency.occurrences(of: $0) == 61 })
+    }
+
+    @Test("with every bucket of two or more split, the variants of a story still meet")
+    func everyBucketSplit() {
+        var strict = NearDuplicateDetector()
+        strict.bucketSizeLimit = 1
+        let titles: [String?] =
+            NearDuplicateDetectorTests.others[0..<3] + NearDuplicateDetectorTests.variants.map { $0 }
+            + NearDuplicateDetectorTests.others[3...]
+        #expect(strict.clusters(titles) == [[3, 4, 5, 6, 7]])
+    }
+
+    @Test("the frequent shingles' counts are kept; rare ones count as zero")
+    func frequentCounts() {
+        var sets: [[UInt32]] = []
+        for index in 0..<30 {
+            var set: [UInt32] = [7]  // in 30 sets
+            if index < 17 { set.append(11) }  // in 17: just over the limit
+            if index < 16 { set.append(13) }  // in 16: at the limit, so rare
+            if index < 5 { set.append(9) }
+            sets.append(set)
+        }
+        var frequency = ShingleFrequency()
+        let flat = sets.flatMap { $0 }
+        var starts = [0]
+        for set in sets { starts.append(starts.last! + set.count) }
+        flat.withUnsafeBufferPointer { flat in
+            frequency.count(sets.indices.map { UnsafeBufferPointer(rebasing: flat[starts[$0]..<starts[$0 + 1]]) })
+        }
+        #expect(NearDuplicateDetector.informativeLimit == 16)
+        #expect(frequency.occurrences(of: 7) == 30)
+        #expect(frequency.occurrences(of: 11) == 17)
+        #expect(frequency.occurrences(of: 13) == 0)
+        #expect(frequency.occurrences(of: 9) == 0)
+        #expect(frequency.isFrequent(7) && frequency.isFrequent(11))
+    }
+}

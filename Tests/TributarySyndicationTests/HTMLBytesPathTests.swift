@@ -110,55 +110,45 @@ struct HTMLPlainTextRunTests {
     /// words, written both ways after each kind of earlier output.
     @Test("appendPlainText writes what appendText writes")
     func sameAsAppendText() {
-        var generator = HTMLSanitizerJunkGenerator(seed: 0x9A7)
-        let pieces = [">", "a", " ", "\t", "\n", "中", "\"", "'", "é", "😀", ">>", "x>y"]
-        let before: [[UInt8]] = [[], Array("a\r".utf8), Array("b".utf8)]
-        for length in 0..<200 {
-            let text = Array((0..<(length % 40)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined().utf8)
-            for prefix in before {
-                var general = HTMLByteWriter(capacity: 0)
-                var plain = HTMLByteWriter(capacity: 0)
-                prefix.withUnsafeBufferPointer {
-                    general.appendText($0)
-                    plain.appendText($0)
-                }
-                text.withUnsafeBufferPointer {
-                    general.appendText($0)
-                    plain.appendPlainText($0)
-                }
-                Array("\nz".utf8).withUnsafeBufferPointer {
-                    general.appendText($0)
-                    plain.appendText($0)
-                }
-                #expect(plain.bytes == general.bytes, "\(String(decoding: text, as: UTF8.self).debugDescription)")
-            }
-        }
+        Self.expectSameAsAppendText(
+            seed: 0x9A7, pieces: [">", "a", " ", "\t", "\n", "中", "\"", "'", "é", "😀", ">>", "x>y"],
+            before: [[], Array("a\r".utf8), Array("b".utf8)]
+        ) { writer, text in writer.appendPlainText(text) }
     }
 
     /// Plain text without `>`, as `HTMLFastScanner` passes to `verbatimCharacters`.
     @Test("appendVerbatimText writes what appendText writes")
     func verbatimSameAsAppendText() {
-        var generator = HTMLSanitizerJunkGenerator(seed: 0x9A8)
-        let pieces = ["a", " ", "\t", "\n", "中", "\"", "'", "é", "😀", "xy"]
-        let before: [[UInt8]] = [[], Array("a\r".utf8), Array("b".utf8), Array("c\r\n".utf8)]
+        Self.expectSameAsAppendText(
+            seed: 0x9A8, pieces: ["a", " ", "\t", "\n", "中", "\"", "'", "é", "😀", "xy"],
+            before: [[], Array("a\r".utf8), Array("b".utf8), Array("c\r\n".utf8)]
+        ) { writer, text in writer.appendVerbatimText(text) }
+    }
+
+    /// Generated text made of `pieces`, written with `write` after each of `before` (and followed
+    /// by more text), gives the bytes `appendText` gives.
+    static func expectSameAsAppendText(
+        seed: UInt64, pieces: [String], before: [[UInt8]], write: (inout HTMLByteWriter, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        var generator = HTMLSanitizerJunkGenerator(seed: seed)
         for length in 0..<200 {
             let text = Array((0..<(length % 40)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined().utf8)
             for prefix in before {
                 var general = HTMLByteWriter(capacity: 0)
-                var verbatim = HTMLByteWriter(capacity: 0)
+                var other = HTMLByteWriter(capacity: 0)
                 prefix.withUnsafeBufferPointer {
                     general.appendText($0)
-                    verbatim.appendText($0)
+                    other.appendText($0)
                 }
                 text.withUnsafeBufferPointer {
                     general.appendText($0)
-                    verbatim.appendVerbatimText($0)
+                    write(&other, $0)
                 }
                 Array("\nz".utf8).withUnsafeBufferPointer {
                     general.appendText($0)
-                    verbatim.appendText($0)
+                    other.appendText($0)
                 }
-                #expect(verbatim.bytes == general.bytes, "\(String(decoding: text, as: UTF8.self).debugDescription)")
+                #expect(other.bytes == general.bytes, "\(String(decoding: text, as: UTF8.self).debugDescription)")
             }
         }
     }

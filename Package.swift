@@ -76,9 +76,10 @@ let package = Package(
             dependencies: [
                 "TributaryCore", "TributaryHTTP", "TributarySyndication", "TributaryState", "TributaryModel", "TributaryJSON",
                 "CommandAdapter", "DeclarativeAdapters", "FeedAdapters", "KanzhihuAdapter", "QdailyAdapter", "ToutiaoAdapter",
+                "CMalloc",
             ]
         ),
-        .executableTarget(name: "tributary", dependencies: ["TributaryCLI", "CMalloc"]),
+        .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),
 
         // The Swift side of `make bench` (a server and a fetch driver); not shipped.
         .executableTarget(

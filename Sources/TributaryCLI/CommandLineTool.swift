@@ -23,6 +23,7 @@ public enum CommandLineTool {
         _ arguments: [String], console: any Console = StandardConsole(),
         environment: [String: String] = ProcessInfo.processInfo.environment, endsProcess: Bool = false
     ) async -> Int32 {
+        if endsProcess { ProcessMemory.tuneForOneCommand() }
         let context = CommandContext(console: console, environment: environment, endsProcess: endsProcess)
         guard let first = arguments.first else {
             console.diagnostic(overview())

@@ -21,6 +21,7 @@ struct RunLoop {
             let started = ContinuousClock.now
             status = await once(first)
             first = false
+            ProcessMemory.returnFreeMemory()
             let next = started + every
             while !stop.requested, ContinuousClock.now < next {
                 try? await Task.sleep(for: min(.milliseconds(200), next - ContinuousClock.now))

@@ -122,6 +122,15 @@ struct HTMLSanitizerTests {
         #expect(Self.sanitizer.sanitize(input) == expected)
     }
 
+    @Test("closesVoidElements writes void elements as XML wants them, and changes nothing else")
+    func closesVoidElements() {
+        let input = #"<p>a<br>b <img src="https://x.example/1.png" alt="x > y"></p><hr><p>c</p>"#
+        #expect(HTMLSanitizer().sanitize(input) == #"<p>a<br>b <img src="https://x.example/1.png" alt="x &gt; y"></p><hr><p>c</p>"#)
+        #expect(
+            HTMLSanitizer(closesVoidElements: true).sanitize(input)
+                == #"<p>a<br/>b <img src="https://x.example/1.png" alt="x &gt; y"/></p><hr/><p>c</p>"#)
+    }
+
     /// `href` value and the `href` written, with `base`; nil when the attribute is dropped.
     static let links: [(String, String?)] = [
         ("https://x.example/a?b=c#d", "https://x.example/a?b=c#d"),

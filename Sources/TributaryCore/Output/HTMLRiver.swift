@@ -249,37 +249,11 @@ public struct HTMLRiver: Sendable {
     }
 
     /// Content HTML as the page embeds it: sanitized again (whatever adapter made it, nothing
-    /// but the allow-list reaches the page) and with void elements closed as XML wants them
+    /// but the allow-list reaches the page), with void elements closed as XML wants them
     /// (`<br/>`), so the page stays polyglot markup.
     static func pageContent(_ html: String) -> String {
-        let clean = HTMLSanitizer().sanitize(html)
-        var output = ""
-        output.reserveCapacity(clean.utf8.count + 64)
-        var rest = clean[...]
-        while let open = rest.firstIndex(of: "<") {
-            output += rest[..<open]
-            rest = rest[open...]
-            // The sanitizer quotes every attribute value with '"' and escapes '"' inside one, so
-            // the tag ends at the first '>' outside quotes.
-            var quoted = false
-            var end = rest.index(after: rest.startIndex)
-            while end < rest.endIndex, quoted || rest[end] != ">" {
-                if rest[end] == "\"" { quoted.toggle() }
-                end = rest.index(after: end)
-            }
-            guard end < rest.endIndex else { break }
-            let name = rest[rest.index(after: rest.startIndex)...].prefix { $0.isLetter || $0.isNumber }.lowercased()
-            output += rest[..<end]
-            if voidElements.contains(name), rest[rest.index(before: end)] != "/" { output += "/" }
-            output += ">"
-            rest = rest[rest.index(after: end)...]
-        }
-        output += rest
-        return output
+        HTMLSanitizer(closesVoidElements: true).sanitize(html)
     }
-
-    /// The elements the sanitizer keeps that have no end tag.
-    private static let voidElements: Set<String> = ["area", "br", "col", "embed", "hr", "img", "source", "track", "wbr"]
 
     /// The summary, else the start of the content's text, cut to `summaryLimit` characters.
     private func summaryText(_ item: Item) -> String {

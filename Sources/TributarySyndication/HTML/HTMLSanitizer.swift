@@ -5,7 +5,8 @@ public import Foundation
 /// The input is parsed by libxml2's HTML parser as a stream of events (no tree is built) and
 /// the output is written as the events arrive:
 /// - Allowed elements are written lower-case with their allowed attributes, double-quoted and
-///   escaped; void elements as `<br>`; everything left open is closed at the end.
+///   escaped; void elements as `<br>` (or `<br/>`, `closesVoidElements`); everything left open
+///   is closed at the end.
 /// - `script`, `style`, embedding, form, document-metadata and foreign (`svg`, `math`) elements
 ///   are dropped together with their content; other elements are unwrapped (their children stay).
 /// - URL attributes keep `http`, `https`, relative references (resolved against `baseURL`),
@@ -18,21 +19,29 @@ public struct HTMLSanitizer: Sendable {
     /// The base for relative `href`, `src`, `srcset`, `cite` and `poster` values; with nil they
     /// stay relative. A `<base>` element in the content is ignored.
     public var baseURL: URL?
+    /// Void elements written as `<br/>` rather than `<br>`, so that the output also reads as XML
+    /// (a polyglot page embeds it).
+    public var closesVoidElements: Bool
 
-    public init(baseURL: URL? = nil) {
+    public init(baseURL: URL? = nil, closesVoidElements: Bool = false) {
         self.baseURL = baseURL
+        self.closesVoidElements = closesVoidElements
     }
 
     /// Safe HTML: allowed elements and attributes only, relative href/src resolved against baseURL.
     public func sanitize(_ html: String) -> String {
-        HTMLSAXParser.parse(html) { HTMLSanitizingSink(baseURL: baseURL, inputSize: html.utf8.count) }.finish()
+        HTMLSAXParser.parse(html) {
+            HTMLSanitizingSink(baseURL: baseURL, inputSize: html.utf8.count, closesVoidElements: closesVoidElements)
+        }.finish()
     }
 
     /// `sanitize(_:)` for HTML given as valid UTF-8 bytes (the feed parser's captured text),
     /// without making a `String` of the input first.
     func sanitize(utf8 html: [UInt8]) -> String {
         html.withUnsafeBufferPointer { bytes in
-            HTMLSAXParser.parse(utf8: bytes) { HTMLSanitizingSink(baseURL: baseURL, inputSize: bytes.count) }.finish()
+            HTMLSAXParser.parse(utf8: bytes) {
+                HTMLSanitizingSink(baseURL: baseURL, inputSize: bytes.count, closesVoidElements: closesVoidElements)
+            }.finish()
         }
     }
 

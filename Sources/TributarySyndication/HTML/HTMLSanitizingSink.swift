@@ -12,8 +12,8 @@ final class HTMLSanitizingSink: HTMLSAXSink {
     /// property access.
     private var state: State
 
-    init(baseURL: URL?, inputSize: Int) {
-        state = State(baseURL: baseURL, writer: HTMLByteWriter(capacity: inputSize))
+    init(baseURL: URL?, inputSize: Int, closesVoidElements: Bool = false) {
+        state = State(baseURL: baseURL, writer: HTMLByteWriter(capacity: inputSize), closesVoidElements: closesVoidElements)
     }
 
     /// A sink that resolves with `resolver` (and its base).
@@ -56,6 +56,8 @@ final class HTMLSanitizingSink: HTMLSAXSink {
         /// content links only to absolute http(s) URLs, and the resolver reads the base's text.
         var resolver: HTMLURLResolver?
         var writer: HTMLByteWriter
+        /// Void elements written as `<br/>`, for markup that must read as XML too.
+        var closesVoidElements = false
         /// One entry per open element outside dropped ones: the name of a kept element, or nil
         /// for elements whose tags were not written.
         var open: [HTMLNameKey?] = []
@@ -84,7 +86,7 @@ final class HTMLSanitizingSink: HTMLSAXSink {
             case .unwrap:
                 open.append(nil)
             case .keep where rule.isVoid:
-                writeStartTag(rule, attributes: attributes)
+                writeStartTag(rule, attributes: attributes, closed: closesVoidElements)
                 open.append(nil)  // nothing to close; libxml2 may still report children
             case .keep where keptDepth >= HTMLSanitizingSink.maximumDepth:
                 open.append(nil)
@@ -117,7 +119,9 @@ final class HTMLSanitizingSink: HTMLSAXSink {
             if droppedDepth == 0 { writer.appendVerbatimText(text) }
         }
 
-        private mutating func writeStartTag(_ rule: HTMLElementRule, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+        private mutating func writeStartTag(
+            _ rule: HTMLElementRule, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, closed: Bool = false
+        ) {
             writer.append(UInt8(ascii: "<"))
             writer.append(rule.name)
             if let attributes {
@@ -131,6 +135,7 @@ final class HTMLSanitizingSink: HTMLSAXSink {
                     if writeAttribute(attribute, value: value, rule: rule) { written.add(attribute) }
                 }
             }
+            if closed { writer.append(UInt8(ascii: "/")) }
             writer.append(UInt8(ascii: ">"))
         }
 

@@ -1,3 +1,5 @@
+import TributaryModel
+
 /// Builds UTF-8 output a run of bytes at a time, escaping text and attribute values for HTML and
 /// XML 1.0 alike.
 ///
@@ -14,7 +16,7 @@ struct HTMLByteWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    var string: String { String(validUTF8: bytes) }
 
     mutating func append(_ byte: UInt8) {
         bytes.append(byte)

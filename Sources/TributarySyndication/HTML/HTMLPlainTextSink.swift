@@ -1,3 +1,5 @@
+import TributaryModel
+
 /// The text extractor's side of the parse: keeps the text the sanitizer would keep, with
 /// whitespace collapsed to single spaces and block boundaries read as whitespace.
 final class HTMLPlainTextSink: HTMLSAXSink {
@@ -11,7 +13,7 @@ final class HTMLPlainTextSink: HTMLSAXSink {
 
     /// The collected text, with no whitespace at either end.
     func finish() -> String {
-        String(decoding: state.bytes, as: UTF8.self)
+        String(validUTF8: state.bytes)
     }
 
     /// `finish()` as UTF-8 bytes.

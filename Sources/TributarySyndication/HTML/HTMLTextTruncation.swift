@@ -1,3 +1,5 @@
+import TributaryModel
+
 /// Shortens plain text to a number of Characters, preferring a word boundary.
 enum HTMLTextTruncation {
     /// The marker appended to cut text.
@@ -37,17 +39,17 @@ enum HTMLTextTruncation {
         while walked < limit, end < text.count {
             if walked == earliestCount { earliest = end }
             guard let length = simpleScalarLength(text, at: end) else {
-                return truncate(String(decoding: text, as: UTF8.self), limit: limit)
+                return truncate(String(validUTF8: text), limit: limit)
             }
             end += length
             walked += 1
         }
         if walked == earliestCount { earliest = end }
-        guard end < text.count else { return String(decoding: text, as: UTF8.self) }
+        guard end < text.count else { return String(validUTF8: text) }
         // The Character at `end` is one scalar when the scalar after it is simple too.
         guard let length = simpleScalarLength(text, at: end),
             end + length == text.count || simpleScalarLength(text, at: end + length) != nil
-        else { return truncate(String(decoding: text, as: UTF8.self), limit: limit) }
+        else { return truncate(String(validUTF8: text), limit: limit) }
         var cut = end
         if text[end] != 0x20 {
             // Mid-word: back up to a space, unless that would lose more than a fifth of the limit.
@@ -56,7 +58,7 @@ enum HTMLTextTruncation {
             if space > earliest { cut = space - 1 }
         }
         while cut > 0, text[cut - 1] == 0x20 { cut -= 1 }
-        return String(decoding: UnsafeBufferPointer(rebasing: text[..<cut]), as: UTF8.self) + ellipsis
+        return String(validUTF8: UnsafeBufferPointer(rebasing: text[..<cut])) + ellipsis
     }
 
     /// Whether valid UTF-8 `text` has more than `count` Characters; nil when that cannot be told

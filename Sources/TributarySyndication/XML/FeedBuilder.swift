@@ -329,7 +329,7 @@ final class FeedBuilder {
             assignItemHTML(open, Array(text[start..<end]))
             return
         }
-        let value = text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+        let value = String(validUTF8: text[start..<end])
         assign(open, value)
     }
 

@@ -23,7 +23,7 @@ struct ItemDraft {
         }
 
         /// The content as text.
-        var text: String { String(decoding: html, as: UTF8.self) }
+        var text: String { String(validUTF8: html) }
     }
 
     /// Where the item started.

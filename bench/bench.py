@@ -30,7 +30,17 @@ BENCH = os.path.join(ROOT, ".build", "release", "tributary-bench")
 def raised_priority():
     """Runs in each measured child (and the loopback server) before it starts: a higher
     scheduling priority, when this user may set one, so that other work on a shared machine
-    disturbs every peer less. Every command gets the same."""
+    disturbs every peer less. Every command gets the same.
+
+    With the kernel's autogroups on (sched(7)), a nice value only weighs against processes of
+    the same session; against the other sessions' work (builds in other terminals) the child
+    needs a session of its own whose autogroup is raised."""
+    try:
+        os.setsid()
+        with open("/proc/self/autogroup", "w") as autogroup:
+            autogroup.write("-15")
+    except OSError:
+        pass
     try:
         os.setpriority(os.PRIO_PROCESS, 0, -15)
     except OSError:

@@ -92,47 +92,62 @@ public struct Pipeline: Sendable {
     }
 
     /// Runs every stage and returns the river.
-    public func process(_ batches: [Batch]) -> [Item] {
-        run(batches).items
+    public func process(_ batches: consuming [Batch]) -> [Item] {
+        run(consume batches).items
     }
 
     /// Runs every stage and returns the river with what was dropped and why; `clock` times the
     /// stages (a benchmark may pass one that counts CPU time).
-    public func run(_ batches: [Batch], clock: some Clock<Duration> = ContinuousClock()) -> Result {
+    ///
+    /// The batches are consumed: when the caller hands over its only reference to them (`run(consume batches)`,
+    /// or batches it does not use afterwards), their items move into the river without a copy; otherwise they are
+    /// copied once, as the first stage begins.
+    public func run(_ batches: consuming [Batch], clock: some Clock<Duration> = ContinuousClock()) -> Result {
         var timings = StageTimings()
         let normalizer = Normalizer(now: now, canonicalURL: CanonicalURL(extra: dedup.trackingParameters))
         var dropped: [Drop] = []
         var problems: [String: [Problem]] = [:]
-        // Every stage works in place on one array: items are copied once, from the batches.
+        // Every stage works in place on one array: the items move into it from the batches.
         var items: [Item] = []
         items.reserveCapacity(batches.reduce(0) { $0 + $1.items.count })
         var keep: [Bool] = []
-        for batch in batches {
-            var started = clock.now
-            let start = items.count
-            prepare(batch, into: &items)
+        let limit = normalizer.futureLimit
+        for batchIndex in batches.indices {
+            let source = batches[batchIndex].source
+            let sourceRules = source.rules
+            var preparation = Preparation(source, taking: &batches[batchIndex].items)
             var found: [Problem] = []
-            let limit = normalizer.futureLimit
-            items.withUnsafeMutableBufferPointer { items in
-                for index in start..<items.count { normalizer.normalize(&items[index], problems: &found, limit: limit) }
-            }
-            if !found.isEmpty { problems[batch.source.name] = found }
-            timings.normalize += started.duration(to: clock.now)
-            started = clock.now
-            let sourceRules = batch.source.rules
-            items.withUnsafeBufferPointer { items in
-                for index in start..<items.count {
-                    if let reason = Self.reason(sourceRules.verdict(on: items[index], now: now), scope: "source rules")
-                        ?? Self.reason(rules.verdict(on: items[index], now: now), scope: "global rules")
-                    {
-                        dropped.append(Drop(source: items[index].source, id: items[index].id, title: items[index].title, reason: reason))
-                        keep.append(false)
-                    } else {
-                        keep.append(true)
+            // A chunk at a time through preparing, normalizing and the rules, so that the rules read what normalizing
+            // has just written while it is still in the cache (a source may have a hundred thousand items).
+            var more = true
+            while more {
+                var started = clock.now
+                let start = items.count
+                more = preparation.move(into: &items, upTo: Self.chunkSize)
+                items.withUnsafeMutableBufferPointer { items in
+                    for index in start..<items.count { normalizer.normalize(&items[index], problems: &found, limit: limit) }
+                }
+                timings.normalize += started.duration(to: clock.now)
+                started = clock.now
+                items.withUnsafeBufferPointer { items in
+                    guard let base = items.baseAddress else { return }
+                    for index in start..<items.count {
+                        // The rules read the item where it lies: passing it by value would copy it (a dozen references).
+                        let item = base + index
+                        if let reason = Self.reason(sourceRules.verdict(on: item, now: now), scope: "source rules")
+                            ?? Self.reason(rules.verdict(on: item, now: now), scope: "global rules")
+                        {
+                            dropped.append(
+                                Drop(source: item.pointee.source, id: item.pointee.id, title: item.pointee.title, reason: reason))
+                            keep.append(false)
+                        } else {
+                            keep.append(true)
+                        }
                     }
                 }
+                timings.rules += started.duration(to: clock.now)
             }
-            timings.rules += started.duration(to: clock.now)
+            if !found.isEmpty { problems[source.name] = found }
         }
         var started = clock.now
         InPlace.compact(&items, keep: keep)
@@ -158,26 +173,64 @@ public struct Pipeline: Sendable {
         }
     }
 
+    /// How many items go through preparing, normalizing and the rules at a time.
+    static let chunkSize = 512
+
     /// Labels items with their source, adds the source's tags, drops repeated ids and applies `max_items`.
     func prepare(_ batch: Batch) -> [Item] {
         var items: [Item] = []
-        prepare(batch, into: &items)
+        var batchItems = batch.items
+        var preparation = Preparation(batch.source, taking: &batchItems)
+        while preparation.move(into: &items, upTo: .max) {}
         return items
     }
 
-    /// ``prepare(_:)``, appending to `items`.
-    func prepare(_ batch: Batch, into items: inout [Item]) {
-        var seen = Set<String>()
-        seen.reserveCapacity(batch.items.count)
-        var count = 0
-        for item in batch.items where seen.insert(item.id).inserted {
-            items.append(item)
-            items[items.count - 1].source = batch.source.name
-            for tag in batch.source.tags where !items[items.count - 1].tags.contains(tag) {
-                items[items.count - 1].tags.append(tag)
+    /// One source's items on their way into the river, in the source's order: labelled with the source, given its
+    /// tags, repeated ids dropped and `max_items` applied. The items move: when the array they come in is the only
+    /// reference to its storage, none is copied.
+    struct Preparation {
+        /// The items not yet taken, last first.
+        private var remaining: [Item] = []
+        private var seen: SeenStrings
+        private var count = 0
+        private let source: SourceConfig
+
+        /// Takes `items` (left empty) from `source`.
+        init(_ source: SourceConfig, taking items: inout [Item]) {
+            swap(&remaining, &items)
+            self.source = source
+            seen = SeenStrings(capacity: remaining.count)
+            // Taken from the end: the items are reversed first, swapped through a buffer pointer (`Array.reverse()`
+            // copies each item it swaps).
+            remaining.withUnsafeMutableBufferPointer { buffer in
+                var low = 0
+                var high = buffer.count - 1
+                while low < high {
+                    buffer.swapAt(low, high)
+                    low += 1
+                    high -= 1
+                }
             }
-            count += 1
-            if let limit = batch.source.maxItems, count >= limit { break }
+        }
+
+        /// Appends up to `chunk` of the source's next items to `items`; returns false once the source has no more.
+        mutating func move(into items: inout [Item], upTo chunk: Int) -> Bool {
+            let limit = source.maxItems ?? .max
+            var moved = 0
+            while moved < chunk {
+                guard count < limit, let item = remaining.popLast() else {
+                    remaining = []
+                    return false
+                }
+                guard seen.insert(item.id) else { continue }
+                items.append(item)
+                let last = items.count - 1
+                items[last].source = source.name
+                for tag in source.tags where !items[last].tags.contains(tag) { items[last].tags.append(tag) }
+                count += 1
+                moved += 1
+            }
+            return true
         }
     }
 

@@ -110,7 +110,7 @@ struct HeadlineFingerprints {
         }
         shingles.removeLast(shingles.count - shingleStart - unique)
         key = StableHash.add(key, 0xFFFF_FFFF)
-        numbers[numberStart...].sort()
+        if numbers.count - numberStart > 1 { numbers[numberStart...].sort() }
         for number in numbers[numberStart...] {
             key = StableHash.add(StableHash.add(key, UInt32(truncatingIfNeeded: number)), UInt32(truncatingIfNeeded: number >> 32))
         }

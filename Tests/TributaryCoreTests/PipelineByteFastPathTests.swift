@@ -344,10 +344,11 @@ struct PipelineByteFastPathTests {
         }
     }
 
-    @Test("engagement by source numbers is engagement by source names, to the bit")
-    func engagement() {
+    @Test(
+        "engagement by source numbers is engagement by source names, to the bit",
+        arguments: [["comments", "likes", "votes", "shares"], (1...12).map { "metric \($0), with a long name" }])
+    func engagement(_ metricNames: [String]) {
         var generator = Generator(state: 11)
-        let metricNames = ["comments", "likes", "votes", "shares"]
         let items = (0..<5_000).map { index in
             var metrics: [String: Int] = [:]
             for name in metricNames where generator.below(3) > 0 {

@@ -112,6 +112,9 @@ public struct Pipeline: Sendable {
         items.reserveCapacity(batches.reduce(0) { $0 + $1.items.count })
         var keep: [Bool] = []
         let limit = normalizer.futureLimit
+        // The headlines' fingerprints for the near-duplicate stage are taken in the chunks too, of the items the rules
+        // keep, while their titles are still in the cache; that stage's clock counts the time.
+        var fingerprints = dedup.nearDuplicates.map { _ in HeadlineFingerprints(capacity: items.capacity) }
         for batchIndex in batches.indices {
             let source = batches[batchIndex].source
             let sourceRules = source.rules
@@ -146,6 +149,13 @@ public struct Pipeline: Sendable {
                     }
                 }
                 timings.rules += started.duration(to: clock.now)
+                if fingerprints != nil {
+                    started = clock.now
+                    items.withUnsafeBufferPointer { items in
+                        for index in start..<items.count where keep[index] { fingerprints?.append(items[index].title) }
+                    }
+                    timings.nearDuplicates += started.duration(to: clock.now)
+                }
             }
             if !found.isEmpty { problems[source.name] = found }
         }
@@ -154,11 +164,14 @@ public struct Pipeline: Sendable {
         timings.rules += started.duration(to: clock.now)
         started = clock.now
         let weights = Dictionary(batches.map { ($0.source.name, $0.source.weight) }, uniquingKeysWith: { first, _ in first })
-        if dedup.sameURL { mergeSameURL(&items, weights: weights) }
+        if dedup.sameURL, let merged = mergeSameURL(&items, weights: weights) { fingerprints?.compact(keep: merged) }
         timings.sameURL = started.duration(to: clock.now)
         started = clock.now
-        if let threshold = dedup.nearDuplicates { mergeNearDuplicates(&items, threshold: threshold, weights: weights) }
-        timings.nearDuplicates = started.duration(to: clock.now)
+        if let threshold = dedup.nearDuplicates, let fingerprints {
+            let clusters = NearDuplicateDetector(threshold: threshold).clusters(of: fingerprints)
+            merge(&items, groups: clusters, weights: weights)
+        }
+        timings.nearDuplicates += started.duration(to: clock.now)
         started = clock.now
         let ranked = Ranker(ranking, now: now).rank(consume items, weights: weights)
         timings.rank = started.duration(to: clock.now)
@@ -242,27 +255,48 @@ public struct Pipeline: Sendable {
         return items
     }
 
-    /// ``mergeSameURL(_:weights:)`` in place.
-    func mergeSameURL(_ items: inout [Item], weights: [String: Double]) {
-        let canonical = CanonicalURL(extra: dedup.trackingParameters)
-        // Each key's first item, and for each item the next one with the same key: one table entry a
-        // link, and arrays only for the few links that repeat. Keys are bytes in one buffer (ASCII keys compare
-        // equal as strings exactly when their bytes do); the rare key outside ASCII is a string in a dictionary.
-        var firstOfKey = ByteKeyIndex(capacity: items.count)
-        var firstOfUnicodeKey: [String: Int] = [:]
-        var next = [Int](repeating: -1, count: items.count)
-        var last = [Int](repeating: -1, count: items.count)
-        var heads: [Int] = []
-        var key: [UInt8] = []
-        key.reserveCapacity(256)
-        for index in items.indices {
-            guard let url = items[index].url else { continue }
+    /// ``mergeSameURL(_:weights:)`` in place; returns which items were kept when some were merged away.
+    @discardableResult
+    func mergeSameURL(_ items: inout [Item], weights: [String: Double]) -> [Bool]? {
+        var index = SameURLIndex(canonical: CanonicalURL(extra: dedup.trackingParameters), capacity: items.count)
+        for position in items.indices { index.add(items[position].url) }
+        return merge(&items, groups: index.groups, weights: weights)
+    }
+
+    /// The items with the same canonical link, found item by item.
+    struct SameURLIndex {
+        private let canonical: CanonicalURL
+        // Each key's first item, and for each item the next one with the same key: one table entry a link, and
+        // arrays only for the few links that repeat. Keys are bytes in one buffer (ASCII keys compare equal as
+        // strings exactly when their bytes do); the rare key outside ASCII is a string in a dictionary.
+        private var firstOfKey: ByteKeyIndex
+        private var firstOfUnicodeKey: [String: Int] = [:]
+        private var next: [Int] = []
+        private var last: [Int] = []
+        private var heads: [Int] = []
+        private var key: [UInt8] = []
+
+        /// An empty index with room for `capacity` items.
+        init(canonical: CanonicalURL, capacity: Int) {
+            self.canonical = canonical
+            firstOfKey = ByteKeyIndex(capacity: capacity)
+            next.reserveCapacity(capacity)
+            last.reserveCapacity(capacity)
+            key.reserveCapacity(256)
+        }
+
+        /// Adds the next item, by its link.
+        mutating func add(_ url: String?) {
+            let index = next.count
+            next.append(-1)
+            last.append(-1)
+            guard let url else { return }
             key.removeAll(keepingCapacity: true)
             let head: Int?
             if canonical.appendKey(for: url, to: &key) {
                 head = firstOfKey.first(key, orInsert: index)
             } else {
-                guard let text = canonical.key(for: url) else { continue }
+                guard let text = canonical.key(for: url) else { return }
                 if let ascii = ByteKeyIndex.asciiEquivalent(of: text) {
                     head = firstOfKey.first(ascii, orInsert: index)
                 } else {
@@ -270,7 +304,7 @@ public struct Pipeline: Sendable {
                     if head == nil { firstOfUnicodeKey[text] = index }
                 }
             }
-            guard let head else { continue }
+            guard let head else { return }
             if last[head] < 0 {
                 heads.append(head)
                 next[head] = index
@@ -279,16 +313,19 @@ public struct Pipeline: Sendable {
             }
             last[head] = index
         }
-        let groups = heads.map { head in
-            var group = [head]
-            var index = next[head]
-            while index >= 0 {
-                group.append(index)
-                index = next[index]
+
+        /// The groups of two or more items with the same link, in the order of their first items.
+        var groups: [[Int]] {
+            heads.map { head in
+                var group = [head]
+                var index = next[head]
+                while index >= 0 {
+                    group.append(index)
+                    index = next[index]
+                }
+                return group
             }
-            return group
         }
-        merge(&items, groups: groups, weights: weights)
     }
 
     /// Merges items whose headlines tell the same story (MinHash over shingles, never all pairs).
@@ -314,8 +351,10 @@ public struct Pipeline: Sendable {
         return items
     }
 
-    /// ``merge(_:groups:weights:)`` in place; the groups must be disjoint.
-    func merge(_ items: inout [Item], groups: [[Int]], weights: [String: Double]) {
+    /// ``merge(_:groups:weights:)`` in place; the groups must be disjoint. Returns which items were kept when some
+    /// were merged away.
+    @discardableResult
+    func merge(_ items: inout [Item], groups: [[Int]], weights: [String: Double]) -> [Bool]? {
         var keep = [Bool](repeating: true, count: items.count)
         var anyDropped = false
         for indices in groups where indices.count > 1 {
@@ -340,6 +379,8 @@ public struct Pipeline: Sendable {
             }
             items[ordered[0]].duplicates = duplicates
         }
-        if anyDropped { InPlace.compact(&items, keep: keep) }
+        guard anyDropped else { return nil }
+        InPlace.compact(&items, keep: keep)
+        return keep
     }
 }

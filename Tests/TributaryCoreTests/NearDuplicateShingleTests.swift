@@ -76,6 +76,27 @@ struct NearDuplicateShingleTests {
         #expect(unrelated < 5)
     }
 
+    @Test("fingerprints compacted to some headlines are the fingerprints of those headlines alone")
+    func compactedFingerprints() {
+        let titles: [String?] = [
+            "苹果发布iPhone 16，售价5999元", nil, "Apple unveils the iPhone 16", "", "Linux 6.10 released", "涨", "Linux 6.11 released",
+            "【独家】小米汽车 SU7 交付 10000 台", "Fed holds rates at 5.25%", "!!!",
+        ]
+        for pattern in [0b11_1111_1111, 0, 0b10_1010_1010, 0b01_0101_0101, 0b00_0001_1110, 0b10_0000_0001, 0b11_1110_0000] {
+            let keep = titles.indices.map { pattern >> $0 & 1 == 1 }
+            var compacted = HeadlineFingerprints()
+            for title in titles { compacted.append(title) }
+            compacted.compact(keep: keep)
+            var direct = HeadlineFingerprints()
+            for (title, kept) in zip(titles, keep) where kept { direct.append(title) }
+            #expect(compacted.count == direct.count)
+            #expect(compacted.shingles == direct.shingles && compacted.shingleEnds == direct.shingleEnds)
+            #expect(compacted.numbers == direct.numbers && compacted.numberEnds == direct.numberEnds)
+            #expect(compacted.tokenIDs == direct.tokenIDs && compacted.tokenFlags == direct.tokenFlags)
+            #expect(compacted.tokenEnds == direct.tokenEnds && compacted.contentKeys == direct.contentKeys)
+        }
+    }
+
     @Test("radix sort sorts")
     func radixSort() {
         var generator = SplitMix(state: 7)

@@ -84,6 +84,25 @@ struct PipelineByteFastPathTests {
         }
     }
 
+    @Test("`in` on tags and authors with values that compare by bytes reads them as the set does")
+    func oneOfByBytes() {
+        let rules = RuleSet(block: [
+            Rule(location: "feeds.yaml:1:1", condition: .text(.tags, .oneOf(["广告", "promoted", "sponsored", "推广 合作"]))),
+            Rule(location: "feeds.yaml:2:1", condition: .text(.author, .oneOf(["新华社", "reuters"]))),
+        ])
+        var generator = Generator(state: 4)
+        let tags = [
+            "广告", "Promoted", "PROMOTED", "promoted ", "Sponſored", "SPONSORED", "ｐromoted", "推广 合作", "推广合作", "广告\u{301}", "news", "",
+        ]
+        let authors = ["新华社", "Reuters", "REUTERS", "Reuter", "Ｒeuters", "新华社\u{20DD}", "e\u{301}"]
+        for _ in 0..<500 {
+            let item = Item(
+                id: "1", source: "s", authors: [Author(name: generator.pick(authors))],
+                tags: [generator.pick(tags), generator.pick(tags)])
+            #expect(rules.verdict(on: item, now: fixedNow).isPass == rules.generalVerdict(on: item, now: fixedNow).isPass, "\(item.tags)")
+        }
+    }
+
     @Test("regular expressions that are plain strings are found by bytes where ICU finds them")
     func literalPatterns() throws {
         let patterns = [
@@ -133,6 +152,45 @@ struct PipelineByteFastPathTests {
     func plainLines() {
         for text in Self.texts(count: 5_000, seed: 5) + ["a b", " a", "a ", "a  b", "苹果 发布", "a é", "😀 a", "a 😀", "\u{3000}"] {
             #expect(Normalizer.isPlainLine(text) == Self.isPlainLineByScalars(text), "\(text.debugDescription)")
+        }
+    }
+
+    /// Pieces of mostly plain text, with now and then a scalar the eight-byte loop must stop at: long texts exercise
+    /// that loop across multi-byte scalars.
+    static let plainAlphabet = [
+        "a", "Swift", "released", "6.10", " ", " ", " ", "新闻", "模型发布", "，", "。", "“", "”", "—", "é", "ß", "😀", "Ａ", "《", "》",
+        "\u{3000}", "\u{A0}", "\u{2003}", "\u{85}", "  ", "\t", "<", "&", "e\u{301}", " \u{301}", "\u{7F}",
+    ]
+
+    @Test("plain lines are recognized by bytes as by scalars in long texts, eight bytes at a time")
+    func longPlainLines() {
+        var generator = Generator(state: 21)
+        for _ in 0..<5_000 {
+            // Mostly the plain pieces, so that many texts are plain lines and the rest fail late.
+            let text = (0..<generator.below(60)).map { _ in
+                generator.pick(Array(Self.plainAlphabet.prefix(generator.below(40) == 0 ? 31 : 20)))
+            }
+            .joined()
+            #expect(Normalizer.isPlainLine(text) == Self.isPlainLineByScalars(text), "\(text.debugDescription)")
+        }
+    }
+
+    @Test("tags left as they are when already plain and distinct are what the general path gives")
+    func plainTags() {
+        var generator = Generator(state: 22)
+        let pieces = [
+            "news", "News", "NEWS", "swift", "科技", "广告", "promoted", "Ａ", "ß", "é", "e\u{301}", " ", "  ", "<b>", "&amp;", "\u{3000}",
+        ]
+        for _ in 0..<3_000 {
+            let tags = (0..<(2 + generator.below(4))).map { _ in (0..<(1 + generator.below(2))).map { _ in generator.pick(pieces) }.joined()
+            }
+            var seen = Set<String>()
+            let general = tags.map(Normalizer.plainLine).filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
+            var item = Item(id: "1", source: "s", tags: tags)
+            var problems: [Problem] = []
+            Normalizer(now: fixedNow).normalize(&item, problems: &problems)
+            #expect(item.tags == general, "\(tags)")
+            if Normalizer.areDistinctPlainTags(tags) { #expect(tags == general, "\(tags)") }
         }
     }
 
@@ -286,10 +344,11 @@ struct PipelineByteFastPathTests {
         }
     }
 
-    @Test("engagement by source numbers is engagement by source names, to the bit")
-    func engagement() {
+    @Test(
+        "engagement by source numbers is engagement by source names, to the bit",
+        arguments: [["comments", "likes", "votes", "shares"], (1...12).map { "metric \($0), with a long name" }])
+    func engagement(_ metricNames: [String]) {
         var generator = Generator(state: 11)
-        let metricNames = ["comments", "likes", "votes", "shares"]
         let items = (0..<5_000).map { index in
             var metrics: [String: Int] = [:]
             for name in metricNames where generator.below(3) > 0 {

@@ -3,10 +3,8 @@
 enum ByteSearch {
     /// Whether `needle`'s UTF-8 bytes occur in `text`'s (an empty needle always does).
     static func contains(_ text: String, _ needle: String) -> Bool {
-        var text = text
-        var needle = needle
-        return text.withUTF8 { haystack in
-            needle.withUTF8 { needle in contains(haystack, needle) }
+        text.withUTF8Bytes { haystack in
+            needle.withUTF8Bytes { needle in contains(haystack, needle) }
         }
     }
 
@@ -67,8 +65,7 @@ enum ByteSearch {
     /// true when every scalar of both texts is ASCII or in a block without canonical decompositions or combining
     /// marks (CJK ideographs and punctuation, general punctuation, full-width forms but the two sound marks).
     static func isBytewiseSearchable(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in allScalars(bytes, isBytewiseSearchableScalar) }
+        text.withUTF8Bytes { bytes in allScalars(bytes, ideographsPass: true, isBytewiseSearchableScalar) }
     }
 
     /// A scalar value in the blocks of ``isBytewiseSearchable(_:)`` (ASCII aside).
@@ -87,13 +84,14 @@ enum ByteSearch {
     /// `Ａ`–`Ｚ` excepted. No such scalar case-folds to ASCII either, so case-insensitive matching of an ASCII pattern
     /// in such a text is ASCII case-insensitive matching.
     static func isCaseSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        allScalars(bytes) { value in isBytewiseSearchableScalar(value) && !(0xFF21...0xFF3A).contains(value) }
+        allScalars(bytes, ideographsPass: true) { value in isBytewiseSearchableScalar(value) && !(0xFF21...0xFF3A).contains(value) }
     }
 
     /// Whether `test` holds for every scalar outside ASCII of the valid UTF-8 in `bytes` (only scalars of three
-    /// bytes, U+0800…U+FFFF, are ever accepted).
+    /// bytes, U+0800…U+FFFF, are ever accepted). With `ideographsPass` (`test` accepts every scalar in
+    /// U+5000…U+9FFF, CJK ideographs all), those are passed over by their first byte, without decoding them.
     @inline(__always)
-    static func allScalars(_ bytes: UnsafeBufferPointer<UInt8>, _ test: (UInt32) -> Bool) -> Bool {
+    static func allScalars(_ bytes: UnsafeBufferPointer<UInt8>, ideographsPass: Bool = false, _ test: (UInt32) -> Bool) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         var index = 0
@@ -111,6 +109,10 @@ enum ByteSearch {
                 continue
             }
             guard byte & 0xF0 == 0xE0, index + 2 < count else { return false }
+            if ideographsPass && byte &- 0xE5 < 5 {  // E5–E9: U+5000…U+9FFF
+                index += 3
+                continue
+            }
             let value = UInt32(byte & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
             guard test(value) else { return false }
             index += 3
@@ -123,8 +125,34 @@ enum ByteSearch {
         allScalars(bytes) { _ in false }
     }
 
+    /// Whether `text` with its A–Z lower-cased is `lowered`.
+    static func equalsLowercased(_ text: UnsafeBufferPointer<UInt8>, _ lowered: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count == lowered.count else { return false }
+        for index in text.indices where lowerASCII(text[index]) != lowered[index] { return false }
+        return true
+    }
+
+    /// Whether the two byte strings are equal once A–Z are lower-cased.
+    static func equalIgnoringASCIICase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in a.indices where a[index] != b[index] && lowerASCII(a[index]) != lowerASCII(b[index]) { return false }
+        return true
+    }
+
     /// Whether the bytes hold an A–Z.
     static func hasUppercaseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.contains { $0 &- 0x41 < 26 }
+    }
+}
+
+extension String {
+    /// `body` over the string's UTF-8 bytes, read in place when the string keeps them contiguously (native and small
+    /// strings do), else over a contiguous copy. `withUTF8` needs a mutable copy of the string, which costs a
+    /// retain and a release per call.
+    @inline(__always)
+    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return copy.withUTF8(body)
     }
 }

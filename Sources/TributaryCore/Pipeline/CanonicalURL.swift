@@ -1,4 +1,5 @@
 import Foundation
+import TributaryModel
 
 /// Links made comparable: the same article reached through different spellings of its URL gets
 /// one key. Scheme and host are lower-cased (`https` and `http` compare equal), IDN hosts are
@@ -34,8 +35,7 @@ public struct CanonicalURL: Sendable {
     /// caller then asks ``key(for:)``).
     func appendKey(for text: String, to key: inout [UInt8]) -> Bool {
         guard trackingNames.isUsable else { return false }
-        var text = text
-        return text.withUTF8 { bytes in
+        return text.withUTF8Bytes { bytes in
             let start = key.count
             if appendKey(bytes, to: &key) { return true }
             key.removeSubrange(start...)
@@ -192,8 +192,7 @@ public struct CanonicalURL: Sendable {
 
     /// The link to show: tracking parameters removed, everything else as written.
     public func clean(_ text: String) -> String {
-        var copy = text
-        if copy.withUTF8(ByteSearch.isASCII) { return cleanASCII(text) }
+        if text.withUTF8Bytes(ByteSearch.isASCII) { return cleanASCII(text) }
         guard let question = text.firstIndex(of: "?") else { return text }
         let fragmentStart = text[question...].firstIndex(of: "#") ?? text.endIndex
         let items = text[text.index(after: question)..<fragmentStart].split(separator: "&", omittingEmptySubsequences: true)
@@ -209,8 +208,7 @@ public struct CanonicalURL: Sendable {
 
     /// ``clean(_:)`` for an ASCII link, by bytes; the link itself when it has no tracking parameter.
     private func cleanASCII(_ text: String) -> String {
-        var copy = text
-        if trackingNames.isUsable, let cleaned = copy.withUTF8({ cleanBytes($0, text) }) { return cleaned }
+        if trackingNames.isUsable, let cleaned = text.withUTF8Bytes({ cleanBytes($0, text) }) { return cleaned }
         return cleanASCIIByStrings(text)
     }
 
@@ -252,7 +250,7 @@ public struct CanonicalURL: Sendable {
             index = itemEnd + 1
         }
         output.append(contentsOf: bytes[end...])
-        return String(decoding: output, as: UTF8.self)
+        return String(validUTF8: output)  // the link's own bytes (ASCII), cut at ASCII bytes
     }
 
     /// Whether the query item `name=value` (or `name`) tracks, by the name as ``cleanASCIIByStrings(_:)`` reads it:

@@ -52,7 +52,7 @@ public struct Normalizer: Sendable {
         if item.tags.count == 1 {
             let tag = Self.plainLine(item.tags[0])
             if tag.isEmpty { item.tags = [] } else if tag != item.tags[0] { item.tags[0] = tag }
-        } else if !item.tags.isEmpty {
+        } else if !item.tags.isEmpty, !Self.areDistinctPlainTags(item.tags) {
             var seenTags = Set<String>()
             item.tags = item.tags.map(Self.plainLine).filter { !$0.isEmpty && seenTags.insert($0.lowercased()).inserted }
         }
@@ -65,6 +65,26 @@ public struct Normalizer: Sendable {
             item.updated = now
         }
         if item.published == nil, item.updated == nil { item.published = now }
+    }
+
+    /// Whether normalizing would leave these tags as they are, found without a new string: a few tags, each one
+    /// plain line already and case-simple (``ByteSearch/isCaseSimple(_:)``: `lowercased()` changes only A–Z and bytes
+    /// compare as the strings do), no two the same once lower-cased.
+    static func areDistinctPlainTags(_ tags: [String]) -> Bool {
+        guard tags.count <= 8 else { return false }
+        for index in tags.indices {
+            let plain = tags[index].withUTF8Bytes { bytes in
+                !bytes.isEmpty && isPlainLine(bytes, markup: false) && ByteSearch.isCaseSimple(bytes)
+            }
+            guard plain else { return false }
+            for earlier in tags[..<index] {
+                let same = tags[index].withUTF8Bytes { tag in
+                    earlier.withUTF8Bytes { earlier in ByteSearch.equalIgnoringASCIICase(tag, earlier) }
+                }
+                if same { return false }
+            }
+        }
+        return true
     }
 
     private func futureDate(_ item: Item, _ date: Date) -> Problem {
@@ -104,11 +124,26 @@ public struct Normalizer: Sendable {
     /// when that is (``withoutOuterSpaces(_:markup:)``); nil otherwise. With `markup`, `<` and `&` count as
     /// ordinary characters (the text is plain text already, markup removed).
     static func alreadyPlainLine(_ text: String, markup: Bool) -> String? {
-        var copy = text
-        return copy.withUTF8 { bytes -> String? in
-            if isPlainLine(bytes, markup: markup) { return text }
-            return withoutOuterSpaces(bytes, markup: markup)
+        switch text.withUTF8Bytes({ plainLineForm($0, markup: markup) }) {
+        case .unchanged: return text
+        case .trimmed(let trimmed): return trimmed
+        case .neither: return nil
         }
+    }
+
+    /// What ``alreadyPlainLine(_:markup:)`` finds in a text's bytes.
+    private enum PlainLineForm {
+        /// The text is a plain line as it is.
+        case unchanged
+        /// The text without its outer spaces is one.
+        case trimmed(String)
+        /// Neither.
+        case neither
+    }
+
+    private static func plainLineForm(_ bytes: UnsafeBufferPointer<UInt8>, markup: Bool) -> PlainLineForm {
+        if isPlainLine(bytes, markup: markup) { return .unchanged }
+        return withoutOuterSpaces(bytes, markup: markup).map(PlainLineForm.trimmed) ?? .neither
     }
 
     /// Whether ``plainLine(_:)`` would return `text` as it is: no markup or entity, no control
@@ -128,16 +163,23 @@ public struct Normalizer: Sendable {
         let count = bytes.count
         var index = 0
         while index < count {
-            // Eight printable ASCII bytes but space, `<` and `&` at a time.
+            // Eight bytes at a time while no byte needs a closer look (``plainWord(_:afterSpace:markup:)``).
             while index + 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                guard !Self.hasSpecialByte(word, markup: markup) else { break }
+                guard let endsWithSpace = Self.plainWord(word, afterSpace: atStart || afterSpace, markup: markup) else { break }
                 index += 8
                 atStart = false
-                afterSpace = false
+                afterSpace = endsWithSpace
             }
             guard index < count else { break }
             let byte = bytes[index]
+            if byte & 0xC0 == 0x80 {
+                // The rest of a scalar whose first byte the word loop passed (no space comes before one).
+                index += 1
+                atStart = false
+                afterSpace = false
+                continue
+            }
             if byte == 0x20 {
                 if atStart || afterSpace { return false }
                 afterSpace = true
@@ -159,19 +201,29 @@ public struct Normalizer: Sendable {
         return !afterSpace
     }
 
-    /// Whether one of the eight bytes of `word` is a space, a control, outside ASCII, or (without `markup`) `<` or
-    /// `&` (exact bit tricks: no false answer either way).
+    /// For eight bytes of a text (valid UTF-8, read from anywhere in it) that hold nothing ``isPlainLine(_:markup:)``
+    /// must look at closely, whether the last is a space; nil when one needs a closer look: a control or DEL, `<` or
+    /// `&` (without `markup`), the first byte of a scalar that may be whitespace above ASCII (every such whitespace
+    /// is in U+0080–U+00FF or U+1000–U+3FFF, whose first bytes are C2–C3 and E1–E3: C0–C3 and E0–E3 are caught, one
+    /// mask for all), a space after a space (or after the start of the text, when
+    /// `afterSpace` says the byte before the word counts as one), or a byte outside ASCII after a space (which the
+    /// scalar rule decides). Exact bit tricks: no byte is flagged by its neighbour's borrow or carry.
     @inline(__always)
-    private static func hasSpecialByte(_ word: UInt64, markup: Bool) -> Bool {
+    private static func plainWord(_ word: UInt64, afterSpace: Bool, markup: Bool) -> Bool? {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        let below21 = (word &- ones &* 0x21) & ~word & highs  // a byte < 0x21
-        let above7E = ((word &+ ones &* (127 - 0x7E)) | word) & highs  // a byte > 0x7E
-        if below21 | above7E != 0 { return true }
-        if markup { return false }
-        let lt = word ^ (ones &* 0x3C)
-        let amp = word ^ (ones &* 0x26)
-        return ((lt &- ones) & ~lt & highs) | ((amp &- ones) & ~amp & highs) != 0
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        /// The high bit of each zero byte of `value`.
+        func zeros(_ value: UInt64) -> UInt64 { ~(((value & lows) &+ lows) | value) & highs }
+        let controls = ~((word & lows) &+ ones &* (0x80 - 0x20)) & ~word & highs  // ASCII below 0x20
+        var special = controls | zeros(word ^ ones &* 0x7F)
+        special |= zeros((word & (ones &* 0xDC)) ^ (ones &* 0xC0))  // first bytes C0–C3 and E0–E3
+        if !markup { special |= zeros(word ^ ones &* 0x3C) | zeros(word ^ ones &* 0x26) }
+        let spaces = zeros(word ^ ones &* 0x20)
+        let afterSpaces = spaces << 8 | (afterSpace ? 0x80 : 0)
+        special |= afterSpaces & (spaces | word & highs)
+        guard special == 0 else { return nil }
+        return spaces >> 63 != 0
     }
 
     /// The scalar whose UTF-8 sequence starts at `index` (valid UTF-8); moves `index` past it.
@@ -239,7 +291,8 @@ public struct Normalizer: Sendable {
             return nil
         }
         let inner = UnsafeBufferPointer(rebasing: bytes[start...last])  // spaces are whole scalars: no cut in one
-        return isPlainLine(inner, markup: markup) ? String(decoding: inner, as: UTF8.self) : nil
+        // Cut at ASCII spaces from a string's bytes: valid UTF-8 by construction.
+        return isPlainLine(inner, markup: markup) ? String(validUTF8: inner) : nil
     }
 
     /// `text` without whitespace at either end; links almost never have any, and then are not copied.

@@ -92,58 +92,86 @@ public struct Pipeline: Sendable {
     }
 
     /// Runs every stage and returns the river.
-    public func process(_ batches: [Batch]) -> [Item] {
-        run(batches).items
+    public func process(_ batches: consuming [Batch]) -> [Item] {
+        run(consume batches).items
     }
 
     /// Runs every stage and returns the river with what was dropped and why; `clock` times the
     /// stages (a benchmark may pass one that counts CPU time).
-    public func run(_ batches: [Batch], clock: some Clock<Duration> = ContinuousClock()) -> Result {
+    ///
+    /// The batches are consumed: when the caller hands over its only reference to them (`run(consume batches)`,
+    /// or batches it does not use afterwards), their items move into the river without a copy; otherwise they are
+    /// copied once, as the first stage begins.
+    public func run(_ batches: consuming [Batch], clock: some Clock<Duration> = ContinuousClock()) -> Result {
         var timings = StageTimings()
         let normalizer = Normalizer(now: now, canonicalURL: CanonicalURL(extra: dedup.trackingParameters))
         var dropped: [Drop] = []
         var problems: [String: [Problem]] = [:]
-        // Every stage works in place on one array: items are copied once, from the batches.
+        // Every stage works in place on one array: the items move into it from the batches.
         var items: [Item] = []
         items.reserveCapacity(batches.reduce(0) { $0 + $1.items.count })
         var keep: [Bool] = []
-        for batch in batches {
-            var started = clock.now
-            let start = items.count
-            prepare(batch, into: &items)
+        let limit = normalizer.futureLimit
+        // The headlines' fingerprints for the near-duplicate stage are taken in the chunks too, of the items the rules
+        // keep, while their titles are still in the cache; that stage's clock counts the time.
+        var fingerprints = dedup.nearDuplicates.map { _ in HeadlineFingerprints(capacity: items.capacity) }
+        for batchIndex in batches.indices {
+            let source = batches[batchIndex].source
+            let sourceRules = source.rules
+            var preparation = Preparation(source, taking: &batches[batchIndex].items)
             var found: [Problem] = []
-            let limit = normalizer.futureLimit
-            items.withUnsafeMutableBufferPointer { items in
-                for index in start..<items.count { normalizer.normalize(&items[index], problems: &found, limit: limit) }
-            }
-            if !found.isEmpty { problems[batch.source.name] = found }
-            timings.normalize += started.duration(to: clock.now)
-            started = clock.now
-            let sourceRules = batch.source.rules
-            items.withUnsafeBufferPointer { items in
-                for index in start..<items.count {
-                    if let reason = Self.reason(sourceRules.verdict(on: items[index], now: now), scope: "source rules")
-                        ?? Self.reason(rules.verdict(on: items[index], now: now), scope: "global rules")
-                    {
-                        dropped.append(Drop(source: items[index].source, id: items[index].id, title: items[index].title, reason: reason))
-                        keep.append(false)
-                    } else {
-                        keep.append(true)
+            // A chunk at a time through preparing, normalizing and the rules, so that the rules read what normalizing
+            // has just written while it is still in the cache (a source may have a hundred thousand items).
+            var more = true
+            while more {
+                var started = clock.now
+                let start = items.count
+                more = preparation.move(into: &items, upTo: Self.chunkSize)
+                items.withUnsafeMutableBufferPointer { items in
+                    for index in start..<items.count { normalizer.normalize(&items[index], problems: &found, limit: limit) }
+                }
+                timings.normalize += started.duration(to: clock.now)
+                started = clock.now
+                items.withUnsafeBufferPointer { items in
+                    guard let base = items.baseAddress else { return }
+                    for index in start..<items.count {
+                        // The rules read the item where it lies: passing it by value would copy it (a dozen references).
+                        let item = base + index
+                        if let reason = Self.reason(sourceRules.verdict(on: item, now: now), scope: "source rules")
+                            ?? Self.reason(rules.verdict(on: item, now: now), scope: "global rules")
+                        {
+                            dropped.append(
+                                Drop(source: item.pointee.source, id: item.pointee.id, title: item.pointee.title, reason: reason))
+                            keep.append(false)
+                        } else {
+                            keep.append(true)
+                        }
                     }
                 }
+                timings.rules += started.duration(to: clock.now)
+                if fingerprints != nil {
+                    started = clock.now
+                    items.withUnsafeBufferPointer { items in
+                        for index in start..<items.count where keep[index] { fingerprints?.append(items[index].title) }
+                    }
+                    timings.nearDuplicates += started.duration(to: clock.now)
+                }
             }
-            timings.rules += started.duration(to: clock.now)
+            if !found.isEmpty { problems[source.name] = found }
         }
         var started = clock.now
         InPlace.compact(&items, keep: keep)
         timings.rules += started.duration(to: clock.now)
         started = clock.now
         let weights = Dictionary(batches.map { ($0.source.name, $0.source.weight) }, uniquingKeysWith: { first, _ in first })
-        if dedup.sameURL { mergeSameURL(&items, weights: weights) }
+        if dedup.sameURL, let merged = mergeSameURL(&items, weights: weights) { fingerprints?.compact(keep: merged) }
         timings.sameURL = started.duration(to: clock.now)
         started = clock.now
-        if let threshold = dedup.nearDuplicates { mergeNearDuplicates(&items, threshold: threshold, weights: weights) }
-        timings.nearDuplicates = started.duration(to: clock.now)
+        if let threshold = dedup.nearDuplicates, let fingerprints {
+            let clusters = NearDuplicateDetector(threshold: threshold).clusters(of: fingerprints)
+            merge(&items, groups: clusters, weights: weights)
+        }
+        timings.nearDuplicates += started.duration(to: clock.now)
         started = clock.now
         let ranked = Ranker(ranking, now: now).rank(consume items, weights: weights)
         timings.rank = started.duration(to: clock.now)
@@ -158,26 +186,64 @@ public struct Pipeline: Sendable {
         }
     }
 
+    /// How many items go through preparing, normalizing and the rules at a time.
+    static let chunkSize = 512
+
     /// Labels items with their source, adds the source's tags, drops repeated ids and applies `max_items`.
     func prepare(_ batch: Batch) -> [Item] {
         var items: [Item] = []
-        prepare(batch, into: &items)
+        var batchItems = batch.items
+        var preparation = Preparation(batch.source, taking: &batchItems)
+        while preparation.move(into: &items, upTo: .max) {}
         return items
     }
 
-    /// ``prepare(_:)``, appending to `items`.
-    func prepare(_ batch: Batch, into items: inout [Item]) {
-        var seen = Set<String>()
-        seen.reserveCapacity(batch.items.count)
-        var count = 0
-        for item in batch.items where seen.insert(item.id).inserted {
-            items.append(item)
-            items[items.count - 1].source = batch.source.name
-            for tag in batch.source.tags where !items[items.count - 1].tags.contains(tag) {
-                items[items.count - 1].tags.append(tag)
+    /// One source's items on their way into the river, in the source's order: labelled with the source, given its
+    /// tags, repeated ids dropped and `max_items` applied. The items move: when the array they come in is the only
+    /// reference to its storage, none is copied.
+    struct Preparation {
+        /// The items not yet taken, last first.
+        private var remaining: [Item] = []
+        private var seen: SeenStrings
+        private var count = 0
+        private let source: SourceConfig
+
+        /// Takes `items` (left empty) from `source`.
+        init(_ source: SourceConfig, taking items: inout [Item]) {
+            swap(&remaining, &items)
+            self.source = source
+            seen = SeenStrings(capacity: remaining.count)
+            // Taken from the end: the items are reversed first, swapped through a buffer pointer (`Array.reverse()`
+            // copies each item it swaps).
+            remaining.withUnsafeMutableBufferPointer { buffer in
+                var low = 0
+                var high = buffer.count - 1
+                while low < high {
+                    buffer.swapAt(low, high)
+                    low += 1
+                    high -= 1
+                }
             }
-            count += 1
-            if let limit = batch.source.maxItems, count >= limit { break }
+        }
+
+        /// Appends up to `chunk` of the source's next items to `items`; returns false once the source has no more.
+        mutating func move(into items: inout [Item], upTo chunk: Int) -> Bool {
+            let limit = source.maxItems ?? .max
+            var moved = 0
+            while moved < chunk {
+                guard count < limit, let item = remaining.popLast() else {
+                    remaining = []
+                    return false
+                }
+                guard seen.insert(item.id) else { continue }
+                items.append(item)
+                let last = items.count - 1
+                items[last].source = source.name
+                for tag in source.tags where !items[last].tags.contains(tag) { items[last].tags.append(tag) }
+                count += 1
+                moved += 1
+            }
+            return true
         }
     }
 
@@ -189,27 +255,48 @@ public struct Pipeline: Sendable {
         return items
     }
 
-    /// ``mergeSameURL(_:weights:)`` in place.
-    func mergeSameURL(_ items: inout [Item], weights: [String: Double]) {
-        let canonical = CanonicalURL(extra: dedup.trackingParameters)
-        // Each key's first item, and for each item the next one with the same key: one table entry a
-        // link, and arrays only for the few links that repeat. Keys are bytes in one buffer (ASCII keys compare
-        // equal as strings exactly when their bytes do); the rare key outside ASCII is a string in a dictionary.
-        var firstOfKey = ByteKeyIndex(capacity: items.count)
-        var firstOfUnicodeKey: [String: Int] = [:]
-        var next = [Int](repeating: -1, count: items.count)
-        var last = [Int](repeating: -1, count: items.count)
-        var heads: [Int] = []
-        var key: [UInt8] = []
-        key.reserveCapacity(256)
-        for index in items.indices {
-            guard let url = items[index].url else { continue }
+    /// ``mergeSameURL(_:weights:)`` in place; returns which items were kept when some were merged away.
+    @discardableResult
+    func mergeSameURL(_ items: inout [Item], weights: [String: Double]) -> [Bool]? {
+        var index = SameURLIndex(canonical: CanonicalURL(extra: dedup.trackingParameters), capacity: items.count)
+        for position in items.indices { index.add(items[position].url) }
+        return merge(&items, groups: index.groups, weights: weights)
+    }
+
+    /// The items with the same canonical link, found item by item.
+    struct SameURLIndex {
+        private let canonical: CanonicalURL
+        // Each key's first item, and for each item the next one with the same key: one table entry a link, and
+        // arrays only for the few links that repeat. Keys are bytes in one buffer (ASCII keys compare equal as
+        // strings exactly when their bytes do); the rare key outside ASCII is a string in a dictionary.
+        private var firstOfKey: ByteKeyIndex
+        private var firstOfUnicodeKey: [String: Int] = [:]
+        private var next: [Int] = []
+        private var last: [Int] = []
+        private var heads: [Int] = []
+        private var key: [UInt8] = []
+
+        /// An empty index with room for `capacity` items.
+        init(canonical: CanonicalURL, capacity: Int) {
+            self.canonical = canonical
+            firstOfKey = ByteKeyIndex(capacity: capacity)
+            next.reserveCapacity(capacity)
+            last.reserveCapacity(capacity)
+            key.reserveCapacity(256)
+        }
+
+        /// Adds the next item, by its link.
+        mutating func add(_ url: String?) {
+            let index = next.count
+            next.append(-1)
+            last.append(-1)
+            guard let url else { return }
             key.removeAll(keepingCapacity: true)
             let head: Int?
             if canonical.appendKey(for: url, to: &key) {
                 head = firstOfKey.first(key, orInsert: index)
             } else {
-                guard let text = canonical.key(for: url) else { continue }
+                guard let text = canonical.key(for: url) else { return }
                 if let ascii = ByteKeyIndex.asciiEquivalent(of: text) {
                     head = firstOfKey.first(ascii, orInsert: index)
                 } else {
@@ -217,7 +304,7 @@ public struct Pipeline: Sendable {
                     if head == nil { firstOfUnicodeKey[text] = index }
                 }
             }
-            guard let head else { continue }
+            guard let head else { return }
             if last[head] < 0 {
                 heads.append(head)
                 next[head] = index
@@ -226,16 +313,19 @@ public struct Pipeline: Sendable {
             }
             last[head] = index
         }
-        let groups = heads.map { head in
-            var group = [head]
-            var index = next[head]
-            while index >= 0 {
-                group.append(index)
-                index = next[index]
+
+        /// The groups of two or more items with the same link, in the order of their first items.
+        var groups: [[Int]] {
+            heads.map { head in
+                var group = [head]
+                var index = next[head]
+                while index >= 0 {
+                    group.append(index)
+                    index = next[index]
+                }
+                return group
             }
-            return group
         }
-        merge(&items, groups: groups, weights: weights)
     }
 
     /// Merges items whose headlines tell the same story (MinHash over shingles, never all pairs).
@@ -261,8 +351,10 @@ public struct Pipeline: Sendable {
         return items
     }
 
-    /// ``merge(_:groups:weights:)`` in place; the groups must be disjoint.
-    func merge(_ items: inout [Item], groups: [[Int]], weights: [String: Double]) {
+    /// ``merge(_:groups:weights:)`` in place; the groups must be disjoint. Returns which items were kept when some
+    /// were merged away.
+    @discardableResult
+    func merge(_ items: inout [Item], groups: [[Int]], weights: [String: Double]) -> [Bool]? {
         var keep = [Bool](repeating: true, count: items.count)
         var anyDropped = false
         for indices in groups where indices.count > 1 {
@@ -287,6 +379,8 @@ public struct Pipeline: Sendable {
             }
             items[ordered[0]].duplicates = duplicates
         }
-        if anyDropped { InPlace.compact(&items, keep: keep) }
+        guard anyDropped else { return nil }
+        InPlace.compact(&items, keep: keep)
+        return keep
     }
 }

@@ -76,7 +76,10 @@ public struct Ranker: Sendable {
         var numbers = [Int32](repeating: 0, count: items.count)
         for index in items.indices {
             let name = items[index].source
-            if let number = numberOf[name] {
+            // A source's items mostly follow each other, their names one string: equal without hashing.
+            if index > 0 && name == items[index - 1].source {
+                numbers[index] = numbers[index - 1]
+            } else if let number = numberOf[name] {
                 numbers[index] = number
             } else {
                 numberOf[name] = Int32(names.count)
@@ -122,38 +125,54 @@ public struct Ranker: Sendable {
 
     /// ``engagement(_:sourceOf:sourceCount:)`` of the items in a buffer.
     static func engagement(_ items: UnsafeBufferPointer<Item>, sourceOf: [Int32], sourceCount: Int) -> [Double] {
-        var metricNumbers: [String: Int] = [:]
-        var largest: [[Double]] = []
-        for index in items.indices where !items[index].metrics.isEmpty {
-            let source = Int(sourceOf[index])
-            for (metric, value) in items[index].metrics where value > 0 {
-                let number: Int
-                if let known = metricNumbers[metric] {
-                    number = known
-                } else {
-                    number = largest.count
-                    metricNumbers[metric] = number
-                    largest.append([Double](repeating: 0, count: sourceCount))
+        // One pass over the items' metrics (each dictionary is read once: with many items, a cache miss each): every
+        // metric's number and `log(1 + value)` go into flat arrays, in the order of the item's metrics, while each
+        // source's largest value of each metric is found (in one flat array, metric by metric).
+        var metricNumbers = MetricNumbers()
+        var largest: [Double] = []
+        var entryNumbers: [Int32] = []
+        var entryLogs: [Double] = []
+        entryNumbers.reserveCapacity(items.count * 2)
+        entryLogs.reserveCapacity(items.count * 2)
+        var ends = [Int32](repeating: 0, count: items.count)
+        for index in items.indices {
+            if !items[index].metrics.isEmpty {
+                let source = Int(sourceOf[index])
+                for (metric, value) in items[index].metrics {
+                    let number: Int
+                    if let known = metricNumbers.number(of: metric) {
+                        number = known
+                    } else {
+                        number = metricNumbers.add(metric)
+                        largest.append(contentsOf: repeatElement(0, count: sourceCount))
+                    }
+                    let logged = log1p(Double(max(0, value)))
+                    if value > 0 && logged > largest[number * sourceCount + source] { largest[number * sourceCount + source] = logged }
+                    entryNumbers.append(Int32(number))
+                    entryLogs.append(logged)
                 }
-                let logged = log1p(Double(value))
-                if logged > largest[number][source] { largest[number][source] = logged }
             }
+            ends[index] = Int32(entryNumbers.count)
         }
-        return items.indices.map { index in
-            guard !items[index].metrics.isEmpty else { return 0 }
+        // Each item's metrics that its source has above zero, averaged; summed in the order of the item's metrics, as
+        // the parts were always added.
+        var engagement = [Double](repeating: 0, count: items.count)
+        for index in items.indices {
+            let start = index == 0 ? 0 : Int(ends[index - 1])
+            let end = Int(ends[index])
+            guard start < end else { continue }
             let source = Int(sourceOf[index])
-            // Summed in the order of the item's metrics, as the parts were always added.
             var sum = 0.0
             var parts = 0
-            for (metric, value) in items[index].metrics {
-                guard let number = metricNumbers[metric] else { continue }
-                let top = largest[number][source]
+            for entry in start..<end {
+                let top = largest[Int(entryNumbers[entry]) * sourceCount + source]
                 guard top > 0 else { continue }
-                sum += log1p(Double(max(0, value))) / top
+                sum += entryLogs[entry] / top
                 parts += 1
             }
-            return parts == 0 ? 0 : sum / Double(parts)
+            if parts > 0 { engagement[index] = sum / Double(parts) }
         }
+        return engagement
     }
 
     /// Moves items down so that no more than `maxRun` from one source follow each other, keeping
@@ -209,6 +228,37 @@ public struct Ranker: Sendable {
             output.append(position)
         }
         return output
+    }
+}
+
+/// Metric names numbered in the order they are first met. Items have a few metrics from a handful of names, so
+/// while there are few names they are searched in a list (names of up to 15 bytes compare by their bits, without
+/// hashing); beyond that in a dictionary.
+private struct MetricNumbers {
+    /// The most names searched in the list.
+    static let listLimit = 8
+    /// The names by number.
+    private var names: [String] = []
+    /// The numbers by name, once there are more than ``listLimit`` names.
+    private var numbers: [String: Int] = [:]
+
+    /// The number of `name`, if it has one.
+    func number(of name: String) -> Int? {
+        guard names.count > Self.listLimit else { return names.firstIndex(of: name) }
+        return numbers[name]
+    }
+
+    /// Numbers `name` (which has no number yet); returns its number.
+    mutating func add(_ name: String) -> Int {
+        names.append(name)
+        if names.count > Self.listLimit {
+            if numbers.isEmpty {
+                for (number, known) in names.enumerated() { numbers[known] = number }
+            } else {
+                numbers[name] = names.count - 1
+            }
+        }
+        return names.count - 1
     }
 }
 

@@ -12,8 +12,14 @@ enum RadixSort {
 
     /// Sorts `values` ascending.
     static func sort(_ values: inout [UInt64]) {
+        values.withUnsafeMutableBufferPointer { sort($0) }
+    }
+
+    /// Sorts the values in a buffer ascending.
+    static func sort(_ values: UnsafeMutableBufferPointer<UInt64>) {
         guard values.count > 1 else { return }
         if values.count < 256 {
+            var values = values
             values.sort()
             return
         }
@@ -29,33 +35,31 @@ enum RadixSort {
         // Each pass writes every element of `scratch` before it is read: no need to zero it first.
         var scratch = [UInt64](unsafeUninitializedCapacity: values.count) { _, initialized in initialized = values.count }
         var counts = [Int](repeating: 0, count: 1 << Int(digitBits) + 1)
-        values.withUnsafeMutableBufferPointer { values in
-            scratch.withUnsafeMutableBufferPointer { scratch in
-                counts.withUnsafeMutableBufferPointer { counts in
-                    // The top ten of the bits that vary, and the digits below them.
-                    let high = UInt64(64 - (all ^ any).leadingZeroBitCount)
-                    guard values.count >= splitThreshold, high > 2 * digitBits else {
-                        if passes(from: values, to: scratch, shifts: shifts[...], counts: counts) {
-                            _ = values.update(fromContentsOf: scratch)
-                        }
-                        return
+        scratch.withUnsafeMutableBufferPointer { scratch in
+            counts.withUnsafeMutableBufferPointer { counts in
+                // The top ten of the bits that vary, and the digits below them.
+                let high = UInt64(64 - (all ^ any).leadingZeroBitCount)
+                guard values.count >= splitThreshold, high > 2 * digitBits else {
+                    if passes(from: values, to: scratch, shifts: shifts[...], counts: counts) {
+                        _ = values.update(fromContentsOf: scratch)
                     }
-                    let top = high - digitBits
-                    // Digits below `top` may reach into it: within a slice those bits are equal anyway.
-                    let lower = shifts.filter { $0 < top }
-                    // By the top digit into `scratch`; then each slice back into `values`, by the other digits.
-                    scatter(from: values, to: scratch, shift: top, counts: counts)
-                    let ends = Array(counts.prefix(1 << Int(digitBits)))  // where each slice ends
-                    for digit in ends.indices {
-                        let range = (digit == 0 ? 0 : ends[digit - 1])..<ends[digit]
-                        guard range.count > 1 else {
-                            if range.count == 1 { values[range.lowerBound] = scratch[range.lowerBound] }
-                            continue
-                        }
-                        let from = UnsafeMutableBufferPointer(rebasing: scratch[range])
-                        let to = UnsafeMutableBufferPointer(rebasing: values[range])
-                        if !passes(from: from, to: to, shifts: lower[...], counts: counts) { _ = to.update(fromContentsOf: from) }
+                    return
+                }
+                let top = high - digitBits
+                // Digits below `top` may reach into it: within a slice those bits are equal anyway.
+                let lower = shifts.filter { $0 < top }
+                // By the top digit into `scratch`; then each slice back into `values`, by the other digits.
+                scatter(from: values, to: scratch, shift: top, counts: counts)
+                let ends = Array(counts.prefix(1 << Int(digitBits)))  // where each slice ends
+                for digit in ends.indices {
+                    let range = (digit == 0 ? 0 : ends[digit - 1])..<ends[digit]
+                    guard range.count > 1 else {
+                        if range.count == 1 { values[range.lowerBound] = scratch[range.lowerBound] }
+                        continue
                     }
+                    let from = UnsafeMutableBufferPointer(rebasing: scratch[range])
+                    let to = UnsafeMutableBufferPointer(rebasing: values[range])
+                    if !passes(from: from, to: to, shifts: lower[...], counts: counts) { _ = to.update(fromContentsOf: from) }
                 }
             }
         }
@@ -123,25 +127,33 @@ struct ShingleFrequency {
 
     /// Counts the shingle sets and remembers the frequent shingles.
     mutating func count<Sets: Collection<UnsafeBufferPointer<UInt32>>>(_ sets: Sets) {
+        // Every array is read and written through a buffer pointer: a subscript of an array would check its bounds
+        // and, for a write, that the array is not shared.
         var starts = [Int](repeating: 0, count: Self.partitionCount + 1)
         let shift = UInt64(64 - Self.partitionCount.trailingZeroBitCount)
         var total = 0
-        for set in sets {
-            for shingle in set { starts[Int(Self.spread(shingle) >> shift) + 1] += 1 }
-            total += set.count
-        }
         var largest = 0
-        for partition in 0..<Self.partitionCount {
-            largest = max(largest, starts[partition + 1])
-            starts[partition + 1] += starts[partition]
+        starts.withUnsafeMutableBufferPointer { starts in
+            for set in sets {
+                for shingle in set { starts[Int(Self.spread(shingle) >> shift) + 1] += 1 }
+                total += set.count
+            }
+            for partition in 0..<Self.partitionCount {
+                largest = max(largest, starts[partition + 1])
+                starts[partition + 1] += starts[partition]
+            }
         }
         var scattered = [UInt32](repeating: 0, count: total)
         var cursor = Array(starts.dropLast())
-        for set in sets {
-            for shingle in set {
-                let partition = Int(Self.spread(shingle) >> shift)
-                scattered[cursor[partition]] = shingle
-                cursor[partition] += 1
+        scattered.withUnsafeMutableBufferPointer { scattered in
+            cursor.withUnsafeMutableBufferPointer { cursor in
+                for set in sets {
+                    for shingle in set {
+                        let partition = Int(Self.spread(shingle) >> shift)
+                        scattered[cursor[partition]] = shingle
+                        cursor[partition] += 1
+                    }
+                }
             }
         }
         var capacity = 16
@@ -152,24 +164,32 @@ struct ShingleFrequency {
         let limit = Int32(NearDuplicateDetector.informativeLimit)
         let filterMask = UInt64(frequent.count * 64 - 1)
         var found: [(UInt32, Int32)] = []
-        for partition in 0..<Self.partitionCount {
-            let range = starts[partition]..<starts[partition + 1]
-            for shingle in scattered[range] {
-                var slot = Int(truncatingIfNeeded: Self.spread(shingle)) & mask
-                while counts[slot] > 0 && keys[slot] != shingle { slot = (slot + 1) & mask }
-                keys[slot] = shingle
-                counts[slot] += 1
-                if counts[slot] == limit + 1 {
-                    let bit = Self.spread(shingle) & filterMask
-                    frequent[Int(bit >> 6)] |= 1 << (bit & 63)
-                }
-            }
-            for shingle in scattered[range] {  // empty the used slots, keeping the frequent shingles' counts
-                var slot = Int(truncatingIfNeeded: Self.spread(shingle)) & mask
-                while counts[slot] > 0 {
-                    if counts[slot] > limit { found.append((keys[slot], counts[slot])) }
-                    counts[slot] = 0
-                    slot = (slot + 1) & mask
+        scattered.withUnsafeBufferPointer { scattered in
+            keys.withUnsafeMutableBufferPointer { keys in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    frequent.withUnsafeMutableBufferPointer { frequent in
+                        for partition in 0..<Self.partitionCount {
+                            let range = starts[partition]..<starts[partition + 1]
+                            for shingle in scattered[range] {
+                                var slot = Int(truncatingIfNeeded: Self.spread(shingle)) & mask
+                                while counts[slot] > 0 && keys[slot] != shingle { slot = (slot + 1) & mask }
+                                keys[slot] = shingle
+                                counts[slot] += 1
+                                if counts[slot] == limit + 1 {
+                                    let bit = Self.spread(shingle) & filterMask
+                                    frequent[Int(bit >> 6)] |= 1 << (bit & 63)
+                                }
+                            }
+                            for shingle in scattered[range] {  // empty the used slots, keeping the frequent shingles' counts
+                                var slot = Int(truncatingIfNeeded: Self.spread(shingle)) & mask
+                                while counts[slot] > 0 {
+                                    if counts[slot] > limit { found.append((keys[slot], counts[slot])) }
+                                    counts[slot] = 0
+                                    slot = (slot + 1) & mask
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -267,19 +287,29 @@ struct BandPartitions {
         scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
     ) {
         let shift = UInt32(32 - Self.partitionCount.trailingZeroBitCount)
-        for index in starts.indices { starts[index] = 0 }
-        for key in keys { starts[Int(key >> shift) + 1] += 1 }
         var largest = 0
-        for partition in 0..<Self.partitionCount {
-            largest = max(largest, starts[partition + 1])
-            starts[partition + 1] += starts[partition]
-        }
-        var cursor = Array(starts.dropLast())
-        for (position, key) in keys.enumerated() {
-            let partition = Int(key >> shift)
-            order[cursor[partition]] = Int32(position)
-            orderKeys[cursor[partition]] = key
-            cursor[partition] += 1
+        var cursor = [Int](repeating: 0, count: Self.partitionCount)
+        // Through buffer pointers, as below.
+        starts.withUnsafeMutableBufferPointer { starts in
+            for index in starts.indices { starts[index] = 0 }
+            for key in keys { starts[Int(key >> shift) + 1] += 1 }
+            for partition in 0..<Self.partitionCount {
+                largest = max(largest, starts[partition + 1])
+                starts[partition + 1] += starts[partition]
+            }
+            cursor.withUnsafeMutableBufferPointer { cursor in
+                for partition in 0..<Self.partitionCount { cursor[partition] = starts[partition] }
+                order.withUnsafeMutableBufferPointer { order in
+                    orderKeys.withUnsafeMutableBufferPointer { orderKeys in
+                        for (position, key) in keys.enumerated() {
+                            let partition = Int(key >> shift)
+                            order[cursor[partition]] = Int32(position)
+                            orderKeys[cursor[partition]] = key
+                            cursor[partition] += 1
+                        }
+                    }
+                }
+            }
         }
         var capacity = 16
         while capacity < largest * 2 { capacity <<= 1 }
@@ -290,13 +320,61 @@ struct BandPartitions {
             slots = [Int32](repeating: 0, count: capacity / 2)
         }
         mask = capacity - 1
-        let limit = Int32(clamping: sizeLimit)
-        for partition in 0..<Self.partitionCount {
-            let start = starts[partition]
-            let end = starts[partition + 1]
-            guard end - start > 1 else { continue }
+        // The buckets are filed through buffer pointers: every array access in the loops below would otherwise check
+        // its bounds and, for a write to a stored property, that the array is not shared.
+        let localIndices = Array(0..<Int32(largest))  // each partition's first level, copied in one go
+        var level = self.level
+        var crowded = self.crowded
+        self.level = []
+        self.crowded = []
+        let starts = self.starts
+        order.withUnsafeBufferPointer { order in
+            orderKeys.withUnsafeMutableBufferPointer { orderKeys in
+                table.withUnsafeMutableBufferPointer { table in
+                    sizes.withUnsafeMutableBufferPointer { sizes in
+                        previous.withUnsafeMutableBufferPointer { previous in
+                            slots.withUnsafeMutableBufferPointer { slots in
+                                let buffers = Buffers(
+                                    order: order, orderKeys: orderKeys, table: table, sizes: sizes, previous: previous, slots: slots,
+                                    mask: capacity - 1)
+                                for partition in 0..<Self.partitionCount {
+                                    let start = starts[partition]
+                                    let end = starts[partition + 1]
+                                    guard end - start > 1 else { continue }
+                                    buffers.pair(
+                                        start: start, end: end, localIndices: localIndices, level: &level, crowded: &crowded,
+                                        refinements: refinements,
+                                        sizeLimit: Int32(clamping: sizeLimit), scanLimit: scanLimit, body)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.level = level
+        self.crowded = crowded
+    }
+
+    /// The working arrays of ``forEachBucketMember(keys:refinements:sizeLimit:scanLimit:_:)`` as buffers.
+    private struct Buffers {
+        let order: UnsafeBufferPointer<Int32>
+        let orderKeys: UnsafeMutableBufferPointer<UInt32>
+        let table: UnsafeMutableBufferPointer<BucketTable.Slot>
+        let sizes: UnsafeMutableBufferPointer<Int32>
+        let previous: UnsafeMutableBufferPointer<Int32>
+        let slots: UnsafeMutableBufferPointer<Int32>
+        let mask: Int
+
+        /// Files the members of the partition `start..<end` into buckets and pairs them, level by level.
+        @inline(__always)
+        func pair(
+            start: Int, end: Int, localIndices: [Int32], level: inout [Int32], crowded: inout [Int32],
+            refinements: [UnsafeBufferPointer<UInt32>],
+            sizeLimit limit: Int32, scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
+        ) {
             level.removeAll(keepingCapacity: true)
-            level.append(contentsOf: 0..<Int32(end - start))
+            level.append(contentsOf: localIndices[..<(end - start)])
             var depth = 0
             while true {
                 // File the level's members into buckets, each linked to the previous member of its bucket.
@@ -335,7 +413,7 @@ struct BandPartitions {
                 let refinement = refinements[depth]
                 for local in crowded {
                     let index = start + Int(local)
-                    orderKeys[index] = Self.refine(orderKeys[index], refinement[Int(order[index])])
+                    orderKeys[index] = BandPartitions.refine(orderKeys[index], refinement[Int(order[index])])
                 }
                 swap(&level, &crowded)
                 depth += 1
@@ -394,4 +472,44 @@ struct BucketTable {
         get { slots[slot].value }
         set { slots[slot].value = newValue }
     }
+}
+
+/// A growing buffer of 64-bit values written without the checks of `Array.append` (uniqueness, then capacity): the
+/// LSH bands give some ten candidate pairs a headline. The owner frees it with ``deallocate()``.
+struct PairBuffer {
+    /// The values, `count` of them initialized.
+    private(set) var base: UnsafeMutablePointer<UInt64>
+    /// How many values there are.
+    private(set) var count = 0
+    /// How many fit before the buffer grows.
+    private var capacity: Int
+
+    /// An empty buffer with room for `capacity` values.
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1024)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    /// Appends a value.
+    @inline(__always)
+    mutating func append(_ value: UInt64) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: value)
+        count += 1
+    }
+
+    @inline(never)
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    /// The values.
+    var values: UnsafeMutableBufferPointer<UInt64> { UnsafeMutableBufferPointer(start: base, count: count) }
+
+    /// Frees the memory; the buffer must not be used afterwards.
+    func deallocate() { base.deallocate() }
 }

@@ -110,7 +110,7 @@ struct HeadlineFingerprints {
         }
         shingles.removeLast(shingles.count - shingleStart - unique)
         key = StableHash.add(key, 0xFFFF_FFFF)
-        numbers[numberStart...].sort()
+        if numbers.count - numberStart > 1 { numbers[numberStart...].sort() }
         for number in numbers[numberStart...] {
             key = StableHash.add(StableHash.add(key, UInt32(truncatingIfNeeded: number)), UInt32(truncatingIfNeeded: number >> 32))
         }
@@ -118,6 +118,54 @@ struct HeadlineFingerprints {
         numberEnds.append(Int32(numbers.count))
         tokenEnds.append(Int32(tokenIDs.count))
         contentKeys.append(StableHash.finish(key))
+    }
+
+    /// Keeps the headlines whose flag in `keep` (one a headline) is true, in their order.
+    mutating func compact(keep: [Bool]) {
+        precondition(keep.count == count, "one flag a headline")
+        var kept = 0
+        var shingleWrite = 0
+        var numberWrite = 0
+        var tokenWrite = 0
+        var shingleStart = 0
+        var numberStart = 0
+        var tokenStart = 0
+        for index in 0..<count {
+            let shingleEnd = Int(shingleEnds[index])
+            let numberEnd = Int(numberEnds[index])
+            let tokenEnd = Int(tokenEnds[index])
+            if keep[index] {
+                Self.moveDown(&shingles, shingleStart..<shingleEnd, to: shingleWrite)
+                Self.moveDown(&numbers, numberStart..<numberEnd, to: numberWrite)
+                Self.moveDown(&tokenIDs, tokenStart..<tokenEnd, to: tokenWrite)
+                Self.moveDown(&tokenFlags, tokenStart..<tokenEnd, to: tokenWrite)
+                shingleWrite += shingleEnd - shingleStart
+                numberWrite += numberEnd - numberStart
+                tokenWrite += tokenEnd - tokenStart
+                shingleEnds[kept] = Int32(shingleWrite)
+                numberEnds[kept] = Int32(numberWrite)
+                tokenEnds[kept] = Int32(tokenWrite)
+                contentKeys[kept] = contentKeys[index]
+                kept += 1
+            }
+            shingleStart = shingleEnd
+            numberStart = numberEnd
+            tokenStart = tokenEnd
+        }
+        shingles.removeLast(shingles.count - shingleWrite)
+        numbers.removeLast(numbers.count - numberWrite)
+        tokenIDs.removeLast(tokenIDs.count - tokenWrite)
+        tokenFlags.removeLast(tokenFlags.count - tokenWrite)
+        shingleEnds.removeLast(shingleEnds.count - kept)
+        numberEnds.removeLast(numberEnds.count - kept)
+        tokenEnds.removeLast(tokenEnds.count - kept)
+        contentKeys.removeLast(contentKeys.count - kept)
+    }
+
+    /// Moves `array[range]` to start at `position` (at most `range.lowerBound`).
+    private static func moveDown<Element>(_ array: inout [Element], _ range: Range<Int>, to position: Int) {
+        guard position != range.lowerBound else { return }
+        for from in range { array[position + from - range.lowerBound] = array[from] }
     }
 
     /// Sorts `values` and moves the distinct ones to the front; returns how many there are. Insertion sort: a

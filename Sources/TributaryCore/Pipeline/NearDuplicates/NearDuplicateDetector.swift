@@ -148,17 +148,22 @@ public struct NearDuplicateDetector: Sendable {
         let links = candidateLinks(store, representatives)
         let root = join(store, links, count: count)
 
+        // Arrays only for the clusters of two or more: most headlines are alone.
+        var sizeOfRoot = [Int32](repeating: 0, count: count)
+        for index in 0..<count where representativeOf[index] >= 0 { sizeOfRoot[Int(root(Int(representativeOf[index])))] += 1 }
         var clusterOfRoot = [Int32](repeating: -1, count: count)
         var clusters: [[Int]] = []
         for index in 0..<count where representativeOf[index] >= 0 {
             let top = Int(root(Int(representativeOf[index])))
+            guard sizeOfRoot[top] > 1 else { continue }
             if clusterOfRoot[top] < 0 {
                 clusterOfRoot[top] = Int32(clusters.count)
                 clusters.append([])
+                clusters[clusters.count - 1].reserveCapacity(Int(sizeOfRoot[top]))
             }
             clusters[Int(clusterOfRoot[top])].append(index)
         }
-        return clusters.filter { $0.count > 1 }
+        return clusters
     }
 
     /// How many distinct headlines may share a shingle for it to take part in the MinHash signatures. Shingles
@@ -227,8 +232,7 @@ public struct NearDuplicateDetector: Sendable {
         // each and in order (the earlier headline's data is read sequentially).
         let positionBits = UInt64(max(1, Int.bitWidth - representatives.count.leadingZeroBitCount))
         let positionMask = (UInt64(1) << positionBits) - 1
-        var pairs: [UInt64] = []
-        pairs.reserveCapacity(representatives.count * 4)
+        var pairs = PairBuffer(capacity: representatives.count * 16)
         var partitions = BandPartitions(count: representatives.count)
         keys.withUnsafeBufferPointer { keys in
             for band in 0..<banding.bands {
@@ -244,20 +248,21 @@ public struct NearDuplicateDetector: Sendable {
                 }
             }
         }
-        RadixSort.sort(&pairs)
+        let sorted = pairs.values
+        RadixSort.sort(sorted)
         // The pairs that share enough bands, as representatives.
         var candidates: [(first: Int32, second: Int32)] = []
         var index = 0
-        while index < pairs.count {
-            let pair = pairs[index]
+        while index < sorted.count {
+            let pair = sorted[index]
             var end = index + 1
-            while end < pairs.count && pairs[end] == pair { end += 1 }
+            while end < sorted.count && sorted[end] == pair { end += 1 }
             if end - index >= banding.minimumCollisions {
                 candidates.append((representatives[Int(pair >> positionBits)], representatives[Int(pair & positionMask)]))
             }
             index = end
         }
-        pairs = []
+        pairs.deallocate()
         // Each representative's sketch: most candidates are ruled out by the earlier headline's shingles (read in
         // order) against the later one's sketch (24 bytes), without reading the later headline's shingles.
         var sketches = [ShingleSketch](repeating: ShingleSketch(), count: store.count)

@@ -147,8 +147,7 @@ struct LiteralPattern: Sendable {
     /// Whether the literal is in `text`, or nil when only the regular expression can tell (case-insensitive, and the
     /// text has a scalar outside ASCII and the caseless blocks).
     func isFound(in text: String) -> Bool? {
-        var text = text
-        return text.withUTF8 { haystack -> Bool? in
+        text.withUTF8Bytes { haystack -> Bool? in
             bytes.withUnsafeBufferPointer { literal -> Bool? in
                 if caseInsensitive {
                     // Anchored, only the text's first characters count: when they are ASCII, folding them is A–Z to a–z.

@@ -39,6 +39,11 @@ public struct RuleSet: Sendable {
     /// ``verdict(on:now:)`` without the prepared matchers: every condition evaluated as written, `contains` on
     /// lower-cased strings (to check the byte-level paths against).
     func generalVerdict(on item: Item, now: Date) -> Verdict {
+        withUnsafePointer(to: item) { generalVerdict(on: $0, now: now) }
+    }
+
+    /// ``generalVerdict(on:now:)`` of the item at `item`.
+    func generalVerdict(on item: UnsafePointer<Item>, now: Date) -> Verdict {
         guard !isEmpty else { return .pass }
         var fields = ItemFields()
         if let rule = block.first(where: { fields.matches($0.condition, item, now: now) }) { return .blocked(rule) }
@@ -58,6 +63,12 @@ public struct RuleSet: Sendable {
 
     /// The verdict on one item; `now` anchors `older_than`/`newer_than`.
     public func verdict(on item: Item, now: Date) -> Verdict {
+        withUnsafePointer(to: item) { verdict(on: $0, now: now) }
+    }
+
+    /// ``verdict(on:now:)`` of the item at `item`, read where it lies: an `Item` passed by value from an array is
+    /// copied (a dozen reference counts), a pointer is not.
+    func verdict(on item: UnsafePointer<Item>, now: Date) -> Verdict {
         guard !isEmpty else { return .pass }
         // Loops rather than closures: a closure that captures `item` copies it (a dozen reference counts).
         var fields = ItemFields()
@@ -73,6 +84,9 @@ public struct RuleSet: Sendable {
 indirect enum CompiledCondition: Sendable {
     /// `contains` on a field.
     case contains(RuleField, [Needle])
+    /// `in` on tags or authors, with values that compare by bytes (``ByteSearch/isBytewiseSearchable(_:)``); the
+    /// values as a set for texts that do not.
+    case oneOf(RuleField, [Needle], Set<String>)
     /// A condition that needs no preparing (another text matcher, a metric, an age).
     case leaf(RuleCondition)
     /// Every condition holds.
@@ -101,6 +115,9 @@ indirect enum CompiledCondition: Sendable {
     init(_ condition: RuleCondition) {
         switch condition {
         case .text(let field, .contains(let needles)): self = .contains(field, needles.map(Needle.init))
+        case .text(let field, .oneOf(let values))
+        where (field == .tags || field == .author) && values.allSatisfy(ByteSearch.isBytewiseSearchable):
+            self = .oneOf(field, values.map(Needle.init), values)
         case .all(let conditions): self = .all(conditions.map(CompiledCondition.init))
         case .any(let conditions): self = .any(conditions.map(CompiledCondition.init))
         case .not(let condition): self = .not(CompiledCondition(condition))
@@ -136,22 +153,21 @@ struct ItemFields {
 
     /// `text.lowercased()`, which is `text` itself when it is case-simple and has no A–Z (no new string then).
     static func lowercased(_ text: String) -> String {
-        var copy = text
-        let unchanged = copy.withUTF8 { ByteSearch.isCaseSimple($0) && !ByteSearch.hasUppercaseASCII($0) }
+        let unchanged = text.withUTF8Bytes { ByteSearch.isCaseSimple($0) && !ByteSearch.hasUppercaseASCII($0) }
         return unchanged ? text : text.lowercased()
     }
 
     /// Whether `test` holds for one of the lower-cased texts a field stands for (several for authors and tags;
     /// everything for `any`).
-    mutating func anyText(_ field: RuleField, of item: Item, _ test: (String) -> Bool) -> Bool {
+    mutating func anyText(_ field: RuleField, of item: UnsafePointer<Item>, _ test: (String) -> Bool) -> Bool {
         switch field {
-        case .title: return test(Self.cached(&title) { Self.lowercased(item.title ?? "") })
-        case .summary: return test(Self.cached(&summary) { Self.lowercased(item.summary ?? "") })
-        case .content: return test(Self.cached(&content) { Self.lowercased(item.contentHTML ?? "") })
-        case .url: return test(Self.cached(&url) { Self.lowercased(item.url ?? "") })
-        case .source: return test(Self.cached(&source) { Self.lowercased(item.source) })
-        case .author: return item.authors.contains { $0.name.map { test(Self.lowercased($0)) } ?? false }
-        case .tags: return item.tags.contains { test(Self.lowercased($0)) }
+        case .title: return test(Self.cached(&title) { Self.lowercased(item.pointee.title ?? "") })
+        case .summary: return test(Self.cached(&summary) { Self.lowercased(item.pointee.summary ?? "") })
+        case .content: return test(Self.cached(&content) { Self.lowercased(item.pointee.contentHTML ?? "") })
+        case .url: return test(Self.cached(&url) { Self.lowercased(item.pointee.url ?? "") })
+        case .source: return test(Self.cached(&source) { Self.lowercased(item.pointee.source) })
+        case .author: return item.pointee.authors.contains { $0.name.map { test(Self.lowercased($0)) } ?? false }
+        case .tags: return item.pointee.tags.contains { test(Self.lowercased($0)) }
         case .any:
             for field in RuleField.allCases where field != .any && anyText(field, of: item, test) { return true }
             return false
@@ -160,15 +176,15 @@ struct ItemFields {
 
     /// Whether one of the lower-cased texts a field stands for contains one of `needles`: ``anyText(_:of:_:)`` with
     /// ``contains(_:_:)``, by bytes without lower-casing where the text allows.
-    mutating func containsAny(_ field: RuleField, of item: Item, _ needles: [CompiledCondition.Needle]) -> Bool {
+    mutating func containsAny(_ field: RuleField, of item: UnsafePointer<Item>, _ needles: [CompiledCondition.Needle]) -> Bool {
         switch field {
-        case .title: return Self.containsAny(item.title ?? "", simple: &titleIsSimple, lowered: &title, needles)
-        case .summary: return Self.containsAny(item.summary ?? "", simple: &summaryIsSimple, lowered: &summary, needles)
-        case .content: return Self.containsAny(item.contentHTML ?? "", simple: &contentIsSimple, lowered: &content, needles)
-        case .url: return Self.containsAny(item.url ?? "", simple: &urlIsSimple, lowered: &url, needles)
-        case .source: return Self.containsAny(item.source, simple: &sourceIsSimple, lowered: &source, needles)
+        case .title: return Self.containsAny(item.pointee.title ?? "", simple: &titleIsSimple, lowered: &title, needles)
+        case .summary: return Self.containsAny(item.pointee.summary ?? "", simple: &summaryIsSimple, lowered: &summary, needles)
+        case .content: return Self.containsAny(item.pointee.contentHTML ?? "", simple: &contentIsSimple, lowered: &content, needles)
+        case .url: return Self.containsAny(item.pointee.url ?? "", simple: &urlIsSimple, lowered: &url, needles)
+        case .source: return Self.containsAny(item.pointee.source, simple: &sourceIsSimple, lowered: &source, needles)
         case .author, .tags:
-            let texts = field == .author ? item.authors.compactMap(\.name) : item.tags
+            let texts = field == .author ? item.pointee.authors.compactMap(\.name) : item.pointee.tags
             return texts.contains { text in
                 var simple: Bool?
                 var lowered: String?
@@ -185,18 +201,30 @@ struct ItemFields {
     private static func containsAny(_ text: String, simple: inout Bool?, lowered: inout String?, _ needles: [CompiledCondition.Needle])
         -> Bool
     {
-        var text = text
-        let isSimple = cached(&simple) { text.withUTF8(ByteSearch.isCaseSimple) }
+        let isSimple = cached(&simple) { text.withUTF8Bytes(ByteSearch.isCaseSimple) }
         for needle in needles {
             let found: Bool
             if isSimple && needle.bytewise {
-                found = text.withUTF8 { haystack in needle.bytes.withUnsafeBufferPointer { ByteSearch.containsLowercased(haystack, $0) } }
+                found = text.withUTF8Bytes { haystack in
+                    needle.bytes.withUnsafeBufferPointer { ByteSearch.containsLowercased(haystack, $0) }
+                }
             } else {
                 found = contains(cached(&lowered) { lowercased(text) }, needle.text)
             }
             if found { return true }
         }
         return false
+    }
+
+    /// Whether the lower-cased `text` is one of `values` (bytewise searchable, their bytes in `needles`): by bytes,
+    /// lower-casing A–Z on the way, when the text is case-simple (``ByteSearch/isCaseSimple(_:)``: its lower-cased
+    /// form differs only there, and bytes compare as the strings do); else by the set.
+    static func equalsAny(_ text: String, _ needles: [CompiledCondition.Needle], _ values: Set<String>) -> Bool {
+        let byBytes = text.withUTF8Bytes { bytes -> Bool? in
+            guard ByteSearch.isCaseSimple(bytes) else { return nil }
+            return needles.contains { needle in needle.bytes.withUnsafeBufferPointer { ByteSearch.equalsLowercased(bytes, $0) } }
+        }
+        return byBytes ?? values.contains(lowercased(text))
     }
 
     private static func cached<Value>(_ slot: inout Value?, _ make: () -> Value) -> Value {
@@ -208,22 +236,25 @@ struct ItemFields {
 
     /// Whether `test` holds for one of the texts a field stands for, in their original case (for regular
     /// expressions).
-    static func anyOriginalText(_ field: RuleField, of item: Item, _ test: (String) -> Bool) -> Bool {
+    static func anyOriginalText(_ field: RuleField, of item: UnsafePointer<Item>, _ test: (String) -> Bool) -> Bool {
         switch field {
-        case .title: test(item.title ?? "")
-        case .summary: test(item.summary ?? "")
-        case .content: test(item.contentHTML ?? "")
-        case .url: test(item.url ?? "")
-        case .author: item.authors.contains { $0.name.map(test) ?? false }
-        case .tags: item.tags.contains(where: test)
-        case .source: test(item.source)
+        case .title: test(item.pointee.title ?? "")
+        case .summary: test(item.pointee.summary ?? "")
+        case .content: test(item.pointee.contentHTML ?? "")
+        case .url: test(item.pointee.url ?? "")
+        case .author: item.pointee.authors.contains { $0.name.map(test) ?? false }
+        case .tags: item.pointee.tags.contains(where: test)
+        case .source: test(item.pointee.source)
         case .any: RuleField.allCases.contains { $0 != .any && anyOriginalText($0, of: item, test) }
         }
     }
 
-    mutating func matches(_ condition: CompiledCondition, _ item: Item, now: Date) -> Bool {
+    mutating func matches(_ condition: CompiledCondition, _ item: UnsafePointer<Item>, now: Date) -> Bool {
         switch condition {
         case .contains(let field, let needles): return containsAny(field, of: item, needles)
+        case .oneOf(let field, let needles, let values):
+            let texts = field == .author ? item.pointee.authors.compactMap(\.name) : item.pointee.tags
+            return texts.contains { Self.equalsAny($0, needles, values) }
         case .leaf(let condition): return matches(condition, item, now: now)
         case .all(let conditions):
             for condition in conditions where !matches(condition, item, now: now) { return false }
@@ -236,7 +267,7 @@ struct ItemFields {
     }
 
     /// The general evaluation of a condition (prepared `contains` conditions go to ``containsAny(_:of:_:)``).
-    mutating func matches(_ condition: RuleCondition, _ item: Item, now: Date) -> Bool {
+    mutating func matches(_ condition: RuleCondition, _ item: UnsafePointer<Item>, now: Date) -> Bool {
         switch condition {
         case .text(let field, .contains(let needles)):
             return anyText(field, of: item) { text in needles.contains { Self.contains(text, $0) } }
@@ -247,13 +278,13 @@ struct ItemFields {
         case .text(let field, .oneOf(let values)):
             return anyText(field, of: item) { values.contains($0) }
         case .metric(let name, let comparison, let bound):
-            guard let value = item.metrics[name] else { return false }
+            guard let value = item.pointee.metrics[name] else { return false }
             return comparison.holds(value, bound)
         case .olderThan(let age):
-            guard let date = item.date else { return false }
+            guard let date = item.pointee.date else { return false }
             return now.timeIntervalSince(date) > age.inSeconds
         case .newerThan(let age):
-            guard let date = item.date else { return false }
+            guard let date = item.pointee.date else { return false }
             return now.timeIntervalSince(date) < age.inSeconds
         case .all(let conditions):
             return conditions.allSatisfy { matches($0, item, now: now) }

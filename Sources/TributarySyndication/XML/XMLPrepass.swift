@@ -17,7 +17,8 @@ import TributaryModel
 /// - A `<` that cannot start markup (`a < b`) becomes `&lt;`; C0 control characters other than
 ///   tab, line feed and carriage return become spaces; whitespace before the XML declaration is
 ///   moved after it.
-/// - CDATA sections, comments and processing instructions are left alone.
+/// - CDATA sections, comments and processing instructions are left alone (but CDATA sections
+///   may be lifted out for the stream parser: see `LiftedCDATA`).
 ///
 /// The repaired bytes are handed on in chunks of about `chunkSize` bytes as the pass goes, so
 /// the parser works while the data is still in cache, no second copy of the document is made,
@@ -32,9 +33,15 @@ struct XMLPrepass {
 
     /// Repairs `original`, handing the result to `emit` chunk by chunk (it returns false to stop
     /// early), and returns one warning per kind of repair, positioned at its first occurrence.
-    func run(_ original: [UInt8], emit: (UnsafeBufferPointer<UInt8>) -> Bool) throws(FeedParseError) -> [Problem] {
+    ///
+    /// With `lifted`, CDATA sections in element content are replaced by placeholders for the
+    /// stream parser to fill in (see `LiftedCDATA`).
+    func run(
+        _ original: [UInt8], lifting lifted: LiftedCDATA? = nil, emit: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) throws(FeedParseError) -> [Problem] {
         let input = XMLPrepass.movingDeclarationFirst(original)
-        var pass = Pass(limit: expansionLimit, maxDeclarations: maxDeclarations, chunkSize: max(1, chunkSize))
+        lifted?.begin(document: input)
+        var pass = Pass(limit: expansionLimit, maxDeclarations: maxDeclarations, chunkSize: max(1, chunkSize), lifted: lifted)
         try input.withUnsafeBufferPointer { (bytes) throws(FeedParseError) in
             try pass.rewrite(bytes, emit: emit)
         }
@@ -71,6 +78,7 @@ private struct Pass {
     let limit: Int
     let maxDeclarations: Int
     let chunkSize: Int
+    let lifted: LiftedCDATA?
     var subset = InternalSubset()
     var expansions: [String: [UInt8]] = [:]
     var expanding: Set<String> = []
@@ -85,10 +93,11 @@ private struct Pass {
     var controls = Tally()
     var strayLessThan = Tally()
 
-    init(limit: Int, maxDeclarations: Int, chunkSize: Int) {
+    init(limit: Int, maxDeclarations: Int, chunkSize: Int, lifted: LiftedCDATA?) {
         self.limit = limit
         self.maxDeclarations = maxDeclarations
         self.chunkSize = chunkSize
+        self.lifted = lifted
     }
 
     /// Rewrites the bytes, handing them on in chunks; unchanged stretches are handed on
@@ -162,7 +171,13 @@ private struct Pass {
                 let next = bytes[index + 1]
                 if next == UInt8(ascii: "!") {
                     if InternalSubset.matches(bytes, index, "<![CDATA[") {
-                        index = InternalSubset.find(bytes, "]]>", from: index + 9).map { $0 + 3 } ?? count
+                        let close = InternalSubset.find(bytes, "]]>", from: index + 9)
+                        if let close, let lifted, sawElement, Pass.followsTag(index, in: bytes),
+                            let placeholder = lifted.lift(index + 9..<close, in: bytes)
+                        {
+                            replace(index + 9..<close, with: placeholder)
+                        }
+                        index = close.map { $0 + 3 } ?? count
                     } else if InternalSubset.matches(bytes, index, "<!--") {
                         index = InternalSubset.find(bytes, "-->", from: index + 4).map { $0 + 3 } ?? count
                     } else if !sawElement, InternalSubset.matches(bytes, index, "<!DOCTYPE") {
@@ -329,6 +344,16 @@ private struct Pass {
     }
 
     // MARK: Byte classes
+
+    /// Whether the markup at `index` comes right after a `>`, whitespace aside: in element
+    /// content, not inside a tag's attribute value.
+    static func followsTag(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var before = index - 1
+        while before >= 0, bytes[before] == 0x20 || bytes[before] == 0x0A || bytes[before] == 0x09 || bytes[before] == 0x0D {
+            before -= 1
+        }
+        return before >= 0 && bytes[before] == UInt8(ascii: ">")
+    }
 
     /// When the element starting at `start` is an HTML void element (`br`, `img`, …) whose tag
     /// does not end in `/>` and is not followed by its end tag, the index of its closing `>`.

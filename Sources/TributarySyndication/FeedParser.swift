@@ -60,7 +60,7 @@ public struct FeedParser: Sendable {
         try parse(bytes, liftingCDATA: true)
     }
 
-    /// `parse(_:)`, with CDATA sections lifted out of libxml2's way (`LiftedCDATA`) or not; the
+    /// `parse(_:)`, with CDATA sections lifted out of libxml2's way (`LiftedContent`) or not; the
     /// result is the same either way.
     func parse(_ bytes: [UInt8], liftingCDATA: Bool) throws(FeedParseError) -> ParsedFeed {
         guard bytes.count <= options.maxBytes else {
@@ -72,7 +72,7 @@ public struct FeedParser: Sendable {
             settings: FeedBuilder.Settings(
                 source: options.source, documentURL: options.documentURL,
                 dateParser: DateParser(timeZone: options.timeZone, now: options.now), sanitize: options.sanitize))
-        let lifted = liftingCDATA ? LiftedCDATA() : nil
+        let lifted = liftingCDATA ? LiftedContent() : nil
         let stream = XMLStreamParser(builder: builder, lifted: lifted)
         try stream.begin()
         let repairs = try XMLPrepass(expansionLimit: max(1 << 20, decoded.bytes.count)).run(decoded.bytes, lifting: lifted) {

@@ -18,7 +18,7 @@ import TributaryModel
 ///   tab, line feed and carriage return become spaces; whitespace before the XML declaration is
 ///   moved after it.
 /// - CDATA sections, comments and processing instructions are left alone (but CDATA sections
-///   may be lifted out for the stream parser: see `LiftedCDATA`).
+///   may be lifted out for the stream parser: see `LiftedContent`).
 ///
 /// The repaired bytes are handed on in chunks of about `chunkSize` bytes as the pass goes, so
 /// the parser works while the data is still in cache, no second copy of the document is made,
@@ -35,9 +35,9 @@ struct XMLPrepass {
     /// early), and returns one warning per kind of repair, positioned at its first occurrence.
     ///
     /// With `lifted`, CDATA sections in element content are replaced by placeholders for the
-    /// stream parser to fill in (see `LiftedCDATA`).
+    /// stream parser to fill in (see `LiftedContent`).
     func run(
-        _ original: [UInt8], lifting lifted: LiftedCDATA? = nil, emit: (UnsafeBufferPointer<UInt8>) -> Bool
+        _ original: [UInt8], lifting lifted: LiftedContent? = nil, emit: (UnsafeBufferPointer<UInt8>) -> Bool
     ) throws(FeedParseError) -> [Problem] {
         let input = XMLPrepass.movingDeclarationFirst(original)
         lifted?.begin(document: input)
@@ -78,7 +78,7 @@ private struct Pass {
     let limit: Int
     let maxDeclarations: Int
     let chunkSize: Int
-    let lifted: LiftedCDATA?
+    let lifted: LiftedContent?
     var subset = InternalSubset()
     var expansions: [String: [UInt8]] = [:]
     var expanding: Set<String> = []
@@ -93,7 +93,7 @@ private struct Pass {
     var controls = Tally()
     var strayLessThan = Tally()
 
-    init(limit: Int, maxDeclarations: Int, chunkSize: Int, lifted: LiftedCDATA?) {
+    init(limit: Int, maxDeclarations: Int, chunkSize: Int, lifted: LiftedContent?) {
         self.limit = limit
         self.maxDeclarations = maxDeclarations
         self.chunkSize = chunkSize
@@ -109,6 +109,10 @@ private struct Pass {
         var emitted = 0
         var index = 0
         var sawElement = false
+        // Where the element content after the last markup starts (-1 when that is not known
+        // for sure), and where text may be lifted again after a run that was not.
+        var contentStart = -1
+        var liftableFrom = 0
 
         func replace(_ range: Range<Int>, with replacement: [UInt8]) {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
@@ -150,6 +154,16 @@ private struct Pass {
                 continue
             }
             if byte == ampersand {
+                if let lifted, sawElement, contentStart >= 0, index >= liftableFrom, copied <= contentStart {
+                    let text = lifted.liftText(from: contentStart, in: bytes)
+                    if let (start, placeholder) = text.lifted {
+                        replace(start..<text.end, with: Array("<![CDATA[".utf8) + placeholder + Array("]]>".utf8))
+                        index = text.end
+                        contentStart = -1
+                        continue
+                    }
+                    liftableFrom = text.end
+                }
                 let (end, replacement) = try reference(at: index, in: bytes, depth: 0, offset: index)
                 if let replacement {
                     if end - index > 2, bytes[index + 1] != UInt8(ascii: "#"), subset.entities.count > 0 {
@@ -178,8 +192,11 @@ private struct Pass {
                             replace(index + 9..<close, with: placeholder)
                         }
                         index = close.map { $0 + 3 } ?? count
+                        contentStart = close == nil ? -1 : index
                     } else if InternalSubset.matches(bytes, index, "<!--") {
-                        index = InternalSubset.find(bytes, "-->", from: index + 4).map { $0 + 3 } ?? count
+                        let close = InternalSubset.find(bytes, "-->", from: index + 4)
+                        index = close.map { $0 + 3 } ?? count
+                        contentStart = close == nil ? -1 : index
                     } else if !sawElement, InternalSubset.matches(bytes, index, "<!DOCTYPE") {
                         let (subset, end) = InternalSubset.read(bytes, from: index)
                         if subset.declarationCount > maxDeclarations {
@@ -190,15 +207,21 @@ private struct Pass {
                         }
                         self.subset = subset
                         index = end
+                        contentStart = -1
                     } else {
                         index += 2
+                        contentStart = -1
                     }
                 } else if next == UInt8(ascii: "?") {
-                    index = InternalSubset.find(bytes, "?>", from: index + 2).map { $0 + 2 } ?? count
+                    let close = InternalSubset.find(bytes, "?>", from: index + 2)
+                    index = close.map { $0 + 2 } ?? count
+                    contentStart = close == nil ? -1 : index
                 } else if next == UInt8(ascii: "/") {
+                    contentStart = Pass.endTagEnd(at: index, in: bytes) ?? -1
                     index += 2
                 } else if Pass.isNameStart(next) {
                     sawElement = true
+                    contentStart = Pass.startTagEnd(at: index, in: bytes) ?? -1
                     if let close = Pass.unclosedVoidElement(at: index, in: bytes) {
                         replace(close..<close + 1, with: [UInt8(ascii: "/"), UInt8(ascii: ">")])
                         index = close + 1
@@ -206,6 +229,7 @@ private struct Pass {
                         index += 2
                     }
                 } else {
+                    contentStart = -1
                     strayLessThan.note(index)
                     replace(index..<index + 1, with: Array("&lt;".utf8))
                     index += 1
@@ -344,6 +368,56 @@ private struct Pass {
     }
 
     // MARK: Byte classes
+
+    /// The index after the `>` of the start tag at `start` when it is plainly well-formed
+    /// (`<name`, attributes `name="value"` or `name='value'` with no `<` in values, optional
+    /// `/`, `>`), so that libxml2 ends it where this does; nil otherwise.
+    static func startTagEnd(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = bytes.count
+        var index = start + 1
+        while index < count, isNameCharacter(bytes[index]) { index += 1 }
+        while index < count {
+            let afterName = index
+            while index < count, isBlank(bytes[index]) { index += 1 }
+            guard index < count else { return nil }
+            if bytes[index] == UInt8(ascii: ">") { return index + 1 }
+            if bytes[index] == UInt8(ascii: "/") {
+                return index + 1 < count && bytes[index + 1] == UInt8(ascii: ">") ? index + 2 : nil
+            }
+            // An attribute, after at least one blank.
+            guard index > afterName, isNameStart(bytes[index]) else { return nil }
+            while index < count, isNameCharacter(bytes[index]) { index += 1 }
+            while index < count, isBlank(bytes[index]) { index += 1 }
+            guard index < count, bytes[index] == UInt8(ascii: "=") else { return nil }
+            index += 1
+            while index < count, isBlank(bytes[index]) { index += 1 }
+            guard index < count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { return nil }
+            let quote = bytes[index]
+            index += 1
+            while index < count, bytes[index] != quote {
+                if bytes[index] == lessThan { return nil }
+                index += 1
+            }
+            guard index < count else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The index after the `>` of the end tag at `start` when it is `</name>`, blanks allowed
+    /// before the `>`; nil otherwise.
+    static func endTagEnd(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = bytes.count
+        var index = start + 2
+        guard index < count, isNameStart(bytes[index]) else { return nil }
+        while index < count, isNameCharacter(bytes[index]) { index += 1 }
+        while index < count, isBlank(bytes[index]) { index += 1 }
+        return index < count && bytes[index] == UInt8(ascii: ">") ? index + 1 : nil
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
 
     /// Whether the markup at `index` comes right after a `>`, whitespace aside: in element
     /// content, not inside a tag's attribute value.

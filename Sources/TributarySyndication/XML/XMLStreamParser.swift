@@ -24,9 +24,9 @@ final class XMLStreamParser {
 
     private let builder: FeedBuilder
     /// The CDATA sections the prepass replaced by placeholders, if it did.
-    private let lifted: LiftedCDATA?
+    private let lifted: LiftedContent?
     /// The line where the last lifted section ended, and how many columns libxml2's positions
-    /// on it lack (see `LiftedCDATA`).
+    /// on it lack (see `LiftedContent`).
     private var shiftedLine = 0
     private var columnShift = 0
     private var context: xmlParserCtxtPtr?
@@ -39,7 +39,7 @@ final class XMLStreamParser {
     private var firstFatal: Problem?
     private var errorCount = 0
 
-    init(builder: FeedBuilder, lifted: LiftedCDATA? = nil, maxDepth: Int = 512) {
+    init(builder: FeedBuilder, lifted: LiftedContent? = nil, maxDepth: Int = 512) {
         self.builder = builder
         self.lifted = lifted
         self.maxDepth = maxDepth
@@ -194,7 +194,7 @@ final class XMLStreamParser {
             shiftedLine = line
             columnShift = section.columnShift
         }
-        lifted.withContent(of: section) { builder.characters($0, $1) }
+        lifted.withContent(of: section, wellFormed: context.pointee.wellFormed != 0) { builder.characters($0, $1) }
     }
 
     fileprivate func error(_ error: UnsafePointer<xmlError>) {

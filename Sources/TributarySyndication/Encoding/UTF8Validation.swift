@@ -24,6 +24,7 @@ enum UTF8Validation {
                     if pair & 0x8080_8080_8080_8080 != 0 { break }
                     index += 16
                 }
+                guard index < count else { break }
                 if index + 8 <= count {
                     let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                     if word & 0x8080_8080_8080_8080 == 0 {

@@ -92,25 +92,58 @@ final class LiftedContent {
     /// placeholder CDATA section that replaces it.
     func liftText(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (end: Int, lifted: (start: Int, placeholder: [UInt8])?) {
         let count = bytes.count
-        var index = start
-        while index < count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x09 { index += 1 }
-        let textStart = index
+        var textStart = start
+        while textStart < count, bytes[textStart] == 0x20 || bytes[textStart] == 0x0A || bytes[textStart] == 0x09 { textStart += 1 }
+        // Text without a `<` after it (a truncated document) stays with libxml2.
+        guard let end = InternalSubset.find(bytes, "<", from: textStart) else { return (count, nil) }
+        let length = end - textStart
+        guard length >= Self.minimumLength, length <= Self.maximumLength else { return (end, nil) }
+        // Decoded, the text is never longer: every reference is longer than its character's UTF-8.
         let decodedStart = texts.count
-        var copied = index
-        var lineFeeds = 0
-        // Characters since the last line feed (libxml2's columns in text).
-        var lineCharacters = 0
-        var references = 0
-        func fail() -> (end: Int, lifted: (start: Int, placeholder: [UInt8])?) {
+        texts.append(contentsOf: repeatElement(0, count: length))
+        let decoded = texts.withUnsafeMutableBufferPointer { output in
+            Self.decode(
+                UnsafeBufferPointer(rebasing: bytes[textStart..<end]), into: UnsafeMutableBufferPointer(rebasing: output[decodedStart...]))
+        }
+        guard let decoded, decoded.references > 0 else {
             texts.removeSubrange(decodedStart...)
-            return (InternalSubset.find(bytes, "<", from: index) ?? count, nil)
+            return (end, nil)
+        }
+        texts.removeSubrange((decodedStart + decoded.written)...)
+        var placeholder = Self.marker + Array(String(sections.count).utf8)
+        // The placeholder's columns: `<![CDATA[`, the bytes after its last line feed, `]]>`.
+        let shift = decoded.lineCharacters - (decoded.lineFeeds == 0 ? 9 + placeholder.count + 3 : 3)
+        placeholder += repeatElement(0x0A, count: decoded.lineFeeds)
+        sections.append(
+            Section(
+                range: decodedStart..<texts.count, isDecoded: true, source: textStart..<end, lineFeeds: decoded.lineFeeds,
+                columnShift: shift))
+        return (end, (textStart, placeholder))
+    }
+
+    /// Decodes `text` (which has no `<`) into `output` (at least as long) when it qualifies for
+    /// lifting; with the bytes written, the references decoded, the line feeds and the
+    /// characters after the last one (libxml2's columns in text). Nil when it does not qualify.
+    private static func decode(
+        _ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>
+    ) -> (written: Int, references: Int, lineFeeds: Int, lineCharacters: Int)? {
+        let count = text.count
+        var index = 0
+        var copied = 0
+        var written = 0
+        var references = 0
+        var lineFeeds = 0
+        var lineCharacters = 0
+        func flush(to end: Int) {
+            guard copied < end, let source = text.baseAddress, let target = output.baseAddress else { return }
+            (target + written).update(from: source + copied, count: end - copied)
+            written += end - copied
         }
         while index < count {
             if index + 8 <= count {
-                let word = ByteScan.word(bytes, at: index)
-                if !ByteScan.hasByte(in: word, below: 0x20), !ByteScan.hasByte(in: word, equalTo: 0x3C),
-                    !ByteScan.hasByte(in: word, equalTo: 0x26), !ByteScan.hasByte(in: word, equalTo: 0x5D),
-                    !ByteScan.hasByte(in: word, equalTo: 0xEF)
+                let word = ByteScan.word(text, at: index)
+                if !ByteScan.hasByte(in: word, below: 0x20), !ByteScan.hasByte(in: word, equalTo: 0x26),
+                    !ByteScan.hasByte(in: word, equalTo: 0x5D), !ByteScan.hasByte(in: word, equalTo: 0xEF)
                 {
                     // Continuation bytes (10xxxxxx) start no character.
                     let continuations = word & ~(word << 1) & 0x8080_8080_8080_8080
@@ -119,12 +152,11 @@ final class LiftedContent {
                     continue
                 }
             }
-            let byte = bytes[index]
-            if byte == 0x3C { break }
+            let byte = text[index]
             if byte == 0x26 {
-                guard let (scalar, end) = Self.reference(at: index, in: bytes) else { return fail() }
-                texts.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
-                Self.appendUTF8(scalar, to: &texts)
+                guard let (scalar, end) = reference(at: index, in: text) else { return nil }
+                flush(to: index)
+                written += writeUTF8(scalar, to: output, at: written)
                 lineCharacters += end - index
                 references += 1
                 index = end
@@ -135,30 +167,20 @@ final class LiftedContent {
                 lineFeeds += 1
                 lineCharacters = 0
             } else if byte < 0x20 {
-                guard byte == 0x09 else { return fail() }  // carriage returns and controls
+                guard byte == 0x09 else { return nil }  // carriage returns and controls
                 lineCharacters += 1
             } else if byte == 0x5D {
-                guard index + 2 >= count || bytes[index + 1] != 0x5D || bytes[index + 2] != 0x3E else { return fail() }
+                guard index + 2 >= count || text[index + 1] != 0x5D || text[index + 2] != 0x3E else { return nil }
                 lineCharacters += 1
-            } else if byte == 0xEF, index + 2 < count, bytes[index + 1] == 0xBF, bytes[index + 2] & 0xFE == 0xBE {
-                return fail()
+            } else if byte == 0xEF, index + 2 < count, text[index + 1] == 0xBF, text[index + 2] & 0xFE == 0xBE {
+                return nil
             } else if byte & 0xC0 != 0x80 {
                 lineCharacters += 1
             }
             index += 1
         }
-        guard index < count, references > 0, index - textStart >= Self.minimumLength, index - textStart <= Self.maximumLength else {
-            return fail()
-        }
-        texts.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
-        var placeholder = Self.marker + Array(String(sections.count).utf8)
-        // The placeholder's columns: `<![CDATA[`, the bytes after its last line feed, `]]>`.
-        let shift = lineCharacters - (lineFeeds == 0 ? 9 + placeholder.count + 3 : 3)
-        placeholder += repeatElement(0x0A, count: lineFeeds)
-        sections.append(
-            Section(
-                range: decodedStart..<texts.count, isDecoded: true, source: textStart..<index, lineFeeds: lineFeeds, columnShift: shift))
-        return (index, (textStart, placeholder))
+        flush(to: count)
+        return (written, references, lineFeeds, lineCharacters)
     }
 
     /// The character of the reference at `index` (an `&`) and the index after it, when it is
@@ -209,6 +231,30 @@ final class LiftedContent {
         default: return nil
         }
         return (value, cursor + 1)
+    }
+
+    /// Writes the UTF-8 of `scalar` at `offset` of `output`; returns its length.
+    private static func writeUTF8(_ scalar: UInt32, to output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        switch scalar {
+        case ..<0x80:
+            output[offset] = UInt8(scalar)
+            return 1
+        case ..<0x800:
+            output[offset] = UInt8(0xC0 | scalar >> 6)
+            output[offset + 1] = UInt8(0x80 | scalar & 0x3F)
+            return 2
+        case ..<0x10000:
+            output[offset] = UInt8(0xE0 | scalar >> 12)
+            output[offset + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            output[offset + 2] = UInt8(0x80 | scalar & 0x3F)
+            return 3
+        default:
+            output[offset] = UInt8(0xF0 | scalar >> 18)
+            output[offset + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+            output[offset + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            output[offset + 3] = UInt8(0x80 | scalar & 0x3F)
+            return 4
+        }
     }
 
     private static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {

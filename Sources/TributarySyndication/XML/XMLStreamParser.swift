@@ -20,7 +20,9 @@ final class XMLStreamParser {
     /// The deepest nesting accepted.
     let maxDepth: Int
     /// Why the parse was abandoned, when it was.
-    private(set) var failure: FeedParseError?
+    // The properties read on every event are accessed without a dynamic exclusivity check:
+    // the events run one at a time on one thread, and none calls back into an open access.
+    @exclusivity(unchecked) private(set) var failure: FeedParseError?
 
     private let builder: FeedBuilder
     /// The CDATA sections the prepass replaced by placeholders, if it did.
@@ -30,8 +32,8 @@ final class XMLStreamParser {
     private var shiftedLine = 0
     private var columnShift = 0
     private var context: xmlParserCtxtPtr?
-    private var table: XMLNameTable?
-    private var stack: [UnsafePointer<UInt8>] = []
+    @exclusivity(unchecked) private var table: XMLNameTable?
+    @exclusivity(unchecked) private var stack: [UnsafePointer<UInt8>] = []
     private var pendingMismatch: [UInt8]?
     private var repairedMismatch = false
     private var reportedPrefixes: Set<[UInt8]> = []

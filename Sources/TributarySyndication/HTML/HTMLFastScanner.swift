@@ -210,17 +210,17 @@ enum HTMLFastScanner {
         private static func plainTextEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int, greaterThan: inout Bool) -> Int {
             var index = start
             let count = input.count
-            var sawGreaterThan = false
+            var greaterThans: UInt64 = 0
             while index + 8 <= count {
                 let word = ByteScan.word(input, at: index)
-                if ByteScan.hasByte(in: word, below: 0x20) || ByteScan.hasByte(in: word, equalTo: UInt8(ascii: "<"))
-                    || ByteScan.hasByte(in: word, equalTo: UInt8(ascii: "&")) || ByteScan.hasByte(in: word, equalTo: 0xEF)
-                {
-                    break
-                }
-                sawGreaterThan = sawGreaterThan || ByteScan.hasByte(in: word, equalTo: UInt8(ascii: ">"))
+                let special =
+                    ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: UInt8(ascii: "<"))
+                    | ByteScan.mask(of: word, equalTo: UInt8(ascii: "&")) | ByteScan.mask(of: word, equalTo: 0xEF)
+                if special != 0 { break }
+                greaterThans |= ByteScan.mask(of: word, equalTo: UInt8(ascii: ">"))
                 index += 8
             }
+            var sawGreaterThan = greaterThans != 0
             while index < count, isPlainText(input[index]) {
                 sawGreaterThan = sawGreaterThan || input[index] == UInt8(ascii: ">")
                 index += 1

@@ -142,9 +142,10 @@ final class LiftedContent {
         while index < count {
             if index + 8 <= count {
                 let word = ByteScan.word(text, at: index)
-                if !ByteScan.hasByte(in: word, below: 0x20), !ByteScan.hasByte(in: word, equalTo: 0x26),
-                    !ByteScan.hasByte(in: word, equalTo: 0x5D), !ByteScan.hasByte(in: word, equalTo: 0xEF)
-                {
+                let special =
+                    ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: 0x26) | ByteScan.mask(of: word, equalTo: 0x5D)
+                    | ByteScan.mask(of: word, equalTo: 0xEF)
+                if special == 0 {
                     // Continuation bytes (10xxxxxx) start no character.
                     let continuations = word & ~(word << 1) & 0x8080_8080_8080_8080
                     lineCharacters += 8 - continuations.nonzeroBitCount
@@ -338,7 +339,7 @@ final class LiftedContent {
         while index < count {
             if index + 8 <= count {
                 let word = ByteScan.word(content, at: index)
-                if !ByteScan.hasByte(in: word, below: 0x20), !ByteScan.hasByte(in: word, equalTo: 0xEF) {
+                if ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: 0xEF) == 0 {
                     index += 8
                     continue
                 }

@@ -138,8 +138,8 @@ private struct Pass {
             // no chunk boundary falls among them, so chunks end where the byte loop ends them).
             if index + 8 <= count, index + 8 - emitted < chunkSize {
                 let word = ByteScan.word(bytes, at: index)
-                if !ByteScan.hasByte(in: word, below: 0x20), !ByteScan.hasByte(in: word, equalTo: ampersand),
-                    !ByteScan.hasByte(in: word, equalTo: lessThan)
+                if ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: ampersand)
+                    | ByteScan.mask(of: word, equalTo: lessThan) == 0
                 {
                     index += 8
                     continue

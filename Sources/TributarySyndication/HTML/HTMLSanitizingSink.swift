@@ -156,6 +156,13 @@ final class HTMLSanitizingSink: HTMLSAXSink {
                     writer.appendAttributeValue(bytes)
                     break
                 }
+                if let origin = madeResolver().origin(forPlainAbsolutePath: bytes) {
+                    // What `HTMLURLPolicy.sanitize` returns for it (`origin` + the path), without a `String`.
+                    writeAttributeName(attribute)
+                    writer.appendAttributeValue(origin)
+                    writer.appendAttributeValue(bytes)
+                    break
+                }
                 guard
                     let url = HTMLURLPolicy.sanitize(
                         Self.string(value), allowsMailto: rule.allowsMailto && attribute == .href,

@@ -184,6 +184,15 @@ struct LiftedContentTests {
         #expect(String(decoding: content, as: UTF8.self) == "x <p> \u{4E2D} A&\nline two \"end\"")
     }
 
+    @Test("the prepass closes HTML void elements in any case, and only those")
+    func voidElements() throws {
+        let input = "<d>a<BR>b<Img src=\"x>y\">c<br/>d<br></br>e<hr >f<BaseFont>g<brr>h<b>i</b><isindex x='1'>j<col></COL>k</d>"
+        let output = try XMLPrepass(expansionLimit: 1 << 20).run(Array(input.utf8)).bytes
+        #expect(
+            String(decoding: output, as: UTF8.self)
+                == "<d>a<BR/>b<Img src=\"x>y\"/>c<br/>d<br></br>e<hr />f<BaseFont/>g<brr>h<b>i</b><isindex x='1'/>j<col></COL>k</d>")
+    }
+
     @Test("content libxml2 refuses in CDATA stays with libxml2", arguments: ["a\u{0}b", "a\u{1F}", "\u{FFFE}", "x\u{FFFF}y", "\u{8}"])
     func refusedContent(_ text: String) {
         let bytes = Array((String(repeating: "padding ", count: 8) + text).utf8)

@@ -438,7 +438,10 @@ private struct Pass {
         let length = index - nameStart
         guard (2...8).contains(length), index < bytes.count, !isNameCharacter(bytes[index]) else { return nil }
         let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<index])
-        guard voidElements.contains(where: { equalsLowercased(name, $0) }) else { return nil }
+        // The name as `equalsLowercased` compares it, packed into a word, first byte lowest.
+        var packed: UInt64 = 0
+        for offset in 0..<length { packed |= UInt64(name[offset] | 0x20) << (8 * offset) }
+        guard voidElementKeys.contains(packed) else { return nil }
         while index < bytes.count, bytes[index] != UInt8(ascii: ">") {
             if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
                 let quote = bytes[index]
@@ -466,6 +469,11 @@ private struct Pass {
     private static let voidElements = [
         "br", "hr", "img", "wbr", "col", "area", "base", "meta", "embed", "input", "param", "frame", "keygen", "isindex", "basefont",
     ]
+
+    /// `voidElements` packed into words, first byte lowest (all of them 2 to 8 bytes long).
+    private static let voidElementKeys: [UInt64] = voidElements.map { name in
+        name.utf8.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) }
+    }
 
     private static func equalsLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String) -> Bool {
         guard bytes.count == name.utf8.count else { return false }

@@ -57,6 +57,12 @@ public struct FeedParser: Sendable {
     /// Parses a document: its metadata, items and problems. Throws only when nothing usable can
     /// be read (see the type's documentation); everything else is a `Problem` in the result.
     public func parse(_ bytes: [UInt8]) throws(FeedParseError) -> ParsedFeed {
+        try parse(bytes, liftingCDATA: true)
+    }
+
+    /// `parse(_:)`, with CDATA sections lifted out of libxml2's way (`LiftedContent`) or not; the
+    /// result is the same either way.
+    func parse(_ bytes: [UInt8], liftingCDATA: Bool) throws(FeedParseError) -> ParsedFeed {
         guard bytes.count <= options.maxBytes else {
             throw FeedParseError("refused: the document is \(bytes.count) bytes, more than the limit of \(options.maxBytes)")
         }
@@ -66,9 +72,12 @@ public struct FeedParser: Sendable {
             settings: FeedBuilder.Settings(
                 source: options.source, documentURL: options.documentURL,
                 dateParser: DateParser(timeZone: options.timeZone, now: options.now), sanitize: options.sanitize))
-        let stream = XMLStreamParser(builder: builder)
+        let lifted = liftingCDATA ? LiftedContent() : nil
+        let stream = XMLStreamParser(builder: builder, lifted: lifted)
         try stream.begin()
-        let repairs = try XMLPrepass(expansionLimit: max(1 << 20, decoded.bytes.count)).run(decoded.bytes) { stream.feed($0) }
+        let repairs = try XMLPrepass(expansionLimit: max(1 << 20, decoded.bytes.count)).run(decoded.bytes, lifting: lifted) {
+            stream.feed($0)
+        }
         try stream.finish()
         var feed = builder.result()
         feed.problems = decoded.problems + repairs + feed.problems

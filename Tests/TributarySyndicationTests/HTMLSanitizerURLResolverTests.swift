@@ -16,6 +16,25 @@ struct HTMLSanitizerURLResolverTests {
         "//host.example/x", "/a//b", "a?b?c", "a?/../x", "%41", "x:y",
     ]
 
+    @Test("a plain absolute path resolves to its origin and itself, as the URL policy resolves it", arguments: bases)
+    func plainAbsolutePaths(_ base: String) throws {
+        let baseURL = try #require(URL(string: base))
+        let resolver = HTMLURLResolver(baseURL: baseURL)
+        var fast = 0
+        for reference in Self.references + ["/img/1.jpg", "/a/b.c/d?e=f&g=h", "/a/./b", "/a/..", "/a b", "/&colon;x", "/é", "/x\u{7F}"] {
+            guard let origin = Array(reference.utf8).withUnsafeBufferPointer({ resolver.origin(forPlainAbsolutePath: $0) }) else {
+                continue
+            }
+            fast += 1
+            for (mailto, imageData) in [(false, false), (true, true)] {
+                #expect(
+                    HTMLURLPolicy.sanitize(reference, allowsMailto: mailto, allowsImageData: imageData, resolver: resolver)
+                        == origin + reference, "\(reference) against \(base)")
+            }
+        }
+        if base.hasPrefix("https://example.com/blog") { #expect(fast >= 4, "the plain paths of the list take the short way") }
+    }
+
     @Test(arguments: bases)
     func matchesURLReference(_ base: String) throws {
         let baseURL = try #require(URL(string: base))

@@ -87,6 +87,20 @@ struct TextFastPathTests {
         }
     }
 
+    @Test("the UTF-8 scan reads nothing past the end of a slice, whatever its length")
+    func utf8ScanStopsAtTheEnd() {
+        // ASCII, then an invalid byte just past each slice's end.
+        for length in 0..<70 {
+            for text in [String(repeating: "a", count: length), "中" + String(repeating: "b", count: length)] {
+                let bytes = Array(text.utf8) + [0xFF, 0xFF]
+                let scan = UTF8Validation.scan(bytes[..<(bytes.count - 2)])
+                #expect(scan.isValid, "\(length)")
+                #expect(scan.hasNonASCII == text.hasPrefix("中"))
+                #expect(!UTF8Validation.scan(bytes[...]).isValid)
+            }
+        }
+    }
+
     @Test("URL values the sanitizer writes as they are are those the URL policy keeps unchanged")
     func plainWebURLs() {
         var random = SeededGenerator(seed: 0x0A11)

@@ -16,6 +16,15 @@ enum UTF8Validation {
             var index = 0
             var nonASCII = false
             while index < count {
+                // Long ASCII stretches: sixteen bytes per test.
+                while index + 16 <= count {
+                    let pair =
+                        UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                        | UnsafeRawPointer(base + index + 8).loadUnaligned(as: UInt64.self)
+                    if pair & 0x8080_8080_8080_8080 != 0 { break }
+                    index += 16
+                }
+                guard index < count else { break }
                 if index + 8 <= count {
                     let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                     if word & 0x8080_8080_8080_8080 == 0 {

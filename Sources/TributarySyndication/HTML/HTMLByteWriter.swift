@@ -149,9 +149,10 @@ struct HTMLByteWriter {
     /// `&`, `<`, `>`, 0xEF (U+FFFE/U+FFFF start with it), nor in attributes `"`.
     @inline(__always)
     private static func mayNeedEscaping(_ word: UInt64, inAttribute: Bool) -> Bool {
-        ByteScan.hasByte(in: word, below: 0x20) || ByteScan.hasByte(in: word, equalTo: 0x26) || ByteScan.hasByte(in: word, equalTo: 0x3C)
-            || ByteScan.hasByte(in: word, equalTo: 0x3E) || ByteScan.hasByte(in: word, equalTo: 0xEF)
-            || inAttribute && ByteScan.hasByte(in: word, equalTo: 0x22)
+        let special =
+            ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: 0x26) | ByteScan.mask(of: word, equalTo: 0x3C)
+            | ByteScan.mask(of: word, equalTo: 0x3E) | ByteScan.mask(of: word, equalTo: 0xEF)
+        return special != 0 || inAttribute && ByteScan.hasByte(in: word, equalTo: 0x22)
     }
 
     private mutating func flush(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {

@@ -38,21 +38,40 @@ enum HTMLFastScanner {
         return scanner.run(sink)
     }
 
-    /// One element of the subset.
+    /// One element of the subset: plain values only, so the open-element stack costs no
+    /// reference counting.
     struct Element: Sendable {
         /// Its row and column in `Table.closes`.
         let index: Int
         /// libxml2 ends it right after its start tag (`br`, `img`, `hr`).
         let isEmpty: Bool
-        /// The lower-case name, NUL-terminated.
-        let name: [UInt8]
+        /// The lower-case name.
+        let key: HTMLNameKey
+        /// Where its lower-case, NUL-terminated name starts in `Table.names`.
+        let nameOffset: Int
         /// `HTMLElementRule.named(name)`, for the sinks.
         let rule: HTMLElementRule
+    }
+
+    /// The elements' names, NUL-terminated, one after the other, in memory that never moves.
+    final class Names: @unchecked Sendable {
+        // Sendable: written once in `init`, only read afterwards.
+        let base: UnsafeMutablePointer<UInt8>
+
+        init(_ bytes: [UInt8]) {
+            base = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+            base.initialize(from: bytes, count: bytes.count)
+        }
+
+        deinit {
+            base.deallocate()
+        }
     }
 
     /// The elements and, for each pair, whether libxml2 closes an open one when another starts.
     struct Table: Sendable {
         let elements: HTMLNameTable<Element>
+        let names: Names
         /// `closes[new * stride + old]`: a start tag `new` implicitly ends an open `old`. The last
         /// column is `body`, the element the fragment is parsed in.
         let closes: [Bool]
@@ -65,11 +84,14 @@ enum HTMLFastScanner {
         _ = HTMLSAXParser.libraryInitialized
         let list = names.split(separator: " ").map(String.init)
         var elements: [(String, Element)] = []
+        var nameBytes: [UInt8] = []
         for (index, name) in list.enumerated() {
             let isEmpty = name.withCString { htmlTagLookup(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self))?.pointee.empty ?? 0 }
             let bytes = Array(name.utf8) + [0]
             let rule = bytes.withUnsafeBufferPointer { HTMLElementRule.named($0.baseAddress!) }
-            elements.append((name, Element(index: index, isEmpty: isEmpty != 0, name: bytes, rule: rule)))
+            elements.append(
+                (name, Element(index: index, isEmpty: isEmpty != 0, key: HTMLNameKey(name), nameOffset: nameBytes.count, rule: rule)))
+            nameBytes += bytes
         }
         let stride = list.count + 1
         var closes = [Bool](repeating: true, count: list.count * stride)
@@ -78,7 +100,8 @@ enum HTMLFastScanner {
                 closes[new * stride + old] = autoCloses(newName, oldName)
             }
         }
-        return Table(elements: HTMLNameTable(elements), closes: closes, stride: stride, body: Array("body".utf8) + [0])
+        return Table(
+            elements: HTMLNameTable(elements), names: Names(nameBytes), closes: closes, stride: stride, body: Array("body".utf8) + [0])
     }()
 
     /// Whether libxml2 ends an open `old` element when a `new` one starts. `htmlAutoCloseTag`
@@ -187,17 +210,17 @@ enum HTMLFastScanner {
         private static func plainTextEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int, greaterThan: inout Bool) -> Int {
             var index = start
             let count = input.count
-            var sawGreaterThan = false
+            var greaterThans: UInt64 = 0
             while index + 8 <= count {
                 let word = ByteScan.word(input, at: index)
-                if ByteScan.hasByte(in: word, below: 0x20) || ByteScan.hasByte(in: word, equalTo: UInt8(ascii: "<"))
-                    || ByteScan.hasByte(in: word, equalTo: UInt8(ascii: "&")) || ByteScan.hasByte(in: word, equalTo: 0xEF)
-                {
-                    break
-                }
-                sawGreaterThan = sawGreaterThan || ByteScan.hasByte(in: word, equalTo: UInt8(ascii: ">"))
+                let special =
+                    ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: UInt8(ascii: "<"))
+                    | ByteScan.mask(of: word, equalTo: UInt8(ascii: "&")) | ByteScan.mask(of: word, equalTo: 0xEF)
+                if special != 0 { break }
+                greaterThans |= ByteScan.mask(of: word, equalTo: UInt8(ascii: ">"))
                 index += 8
             }
+            var sawGreaterThan = greaterThans != 0
             while index < count, isPlainText(input[index]) {
                 sawGreaterThan = sawGreaterThan || input[index] == UInt8(ascii: ">")
                 index += 1
@@ -407,12 +430,12 @@ enum HTMLFastScanner {
         }
 
         private mutating func emitStart(_ element: Element, _ sink: some HTMLSAXSink) {
-            element.name.withUnsafeBufferPointer { name in
-                guard !offsets.isEmpty else {
-                    sink.startElement(name: name.baseAddress!, attributes: nil, rule: element.rule)
-                    return
-                }
-                let offsets = self.offsets
+            let name = UnsafePointer(table.names.base + element.nameOffset)
+            guard !offsets.isEmpty else {
+                sink.startElement(name: name, attributes: nil, rule: element.rule)
+                return
+            }
+            offsets.withUnsafeBufferPointer { offsets in
                 scratch.withUnsafeBufferPointer { bytes in
                     withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: offsets.count + 2) { pointers in
                         for (position, offset) in offsets.enumerated() {
@@ -420,7 +443,7 @@ enum HTMLFastScanner {
                         }
                         pointers[offsets.count] = nil
                         pointers[offsets.count + 1] = nil
-                        sink.startElement(name: name.baseAddress!, attributes: pointers.baseAddress!, rule: element.rule)
+                        sink.startElement(name: name, attributes: pointers.baseAddress!, rule: element.rule)
                     }
                 }
             }
@@ -435,8 +458,8 @@ enum HTMLFastScanner {
             while cursor < count, Self.isLetter(input[cursor]) || input[cursor] &- 0x30 < 10 { cursor += 1 }
             let nameEnd = cursor
             while cursor < count, Self.isBlank(input[cursor]) { cursor += 1 }
-            guard cursor < count, input[cursor] == UInt8(ascii: ">"), nameEnd - nameStart <= HTMLNameKey.maximumLength,
-                let element = lookUp(nameStart..<nameEnd), let top = open.last, top.index == element.index
+            guard cursor < count, input[cursor] == UInt8(ascii: ">"), let top = open.last,
+                HTMLNameKey(UnsafeBufferPointer(rebasing: input[nameStart..<nameEnd])) == top.key
             else { return false }
             index = cursor + 1
             open.removeLast()
@@ -446,11 +469,7 @@ enum HTMLFastScanner {
 
         /// The element named by `range` of the input (any case).
         private func lookUp(_ range: Range<Int>) -> Element? {
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count + 1) { buffer in
-                for (offset, byte) in UnsafeBufferPointer(rebasing: input[range]).enumerated() { buffer[offset] = byte }
-                buffer[range.count] = 0
-                return table.elements.value(for: UnsafePointer(buffer.baseAddress!))
-            }
+            HTMLNameKey(UnsafeBufferPointer(rebasing: input[range])).flatMap { table.elements.value(for: $0) }
         }
 
         private static func equalNames(_ bytes: [UInt8], _ first: Int, _ second: Int) -> Bool {

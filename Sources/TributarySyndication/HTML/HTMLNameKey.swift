@@ -20,6 +20,15 @@ struct HTMLNameKey: Comparable, Sendable {
         if length == 0 { return nil }
     }
 
+    /// The key of a name given as bytes (any case); nil when it is empty or longer than
+    /// `maximumLength`.
+    init?(_ name: UnsafeBufferPointer<UInt8>) {
+        guard !name.isEmpty, name.count <= Self.maximumLength else { return nil }
+        for offset in 0..<name.count {
+            add(name[offset], at: offset)
+        }
+    }
+
     /// The key of a name from the allow-lists.
     init(_ name: String) {
         precondition(!name.isEmpty && name.utf8.count <= Self.maximumLength, "allow-list name out of range: \(name)")
@@ -71,7 +80,11 @@ struct HTMLNameTable<Value: Sendable>: Sendable {
 
     /// The value for a NUL-terminated name, nil when it is not in the table.
     func value(for name: UnsafePointer<UInt8>) -> Value? {
-        guard let key = HTMLNameKey(name) else { return nil }
+        HTMLNameKey(name).flatMap { value(for: $0) }
+    }
+
+    /// The value for a name's key, nil when it is not in the table.
+    func value(for key: HTMLNameKey) -> Value? {
         var lower = 0
         var upper = keys.count
         while lower < upper {

@@ -3,9 +3,9 @@ import TributaryModel
 /// The text extractor's side of the parse: keeps the text the sanitizer would keep, with
 /// whitespace collapsed to single spaces and block boundaries read as whitespace.
 final class HTMLPlainTextSink: HTMLSAXSink {
-    /// All mutable state in one struct, so each event costs one exclusivity check, not one per
-    /// property access.
-    private var state: State
+    /// All mutable state in one struct, accessed without a dynamic exclusivity check: only the
+    /// event methods touch it, one access each, and nothing they call comes back to the sink.
+    @exclusivity(unchecked) private var state: State
 
     init(inputSize: Int) {
         state = State(inputSize: inputSize)

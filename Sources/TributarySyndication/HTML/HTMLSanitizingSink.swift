@@ -8,9 +8,9 @@ final class HTMLSanitizingSink: HTMLSAXSink {
     /// at 256 levels).
     static let maximumDepth = 100
 
-    /// All mutable state in one struct, so each event costs one exclusivity check, not one per
-    /// property access.
-    private var state: State
+    /// All mutable state in one struct, accessed without a dynamic exclusivity check: only the
+    /// event methods touch it, one access each, and nothing they call comes back to the sink.
+    @exclusivity(unchecked) private var state: State
 
     init(baseURL: URL?, inputSize: Int, closesVoidElements: Bool = false) {
         state = State(baseURL: baseURL, writer: HTMLByteWriter(capacity: inputSize), closesVoidElements: closesVoidElements)
@@ -153,6 +153,13 @@ final class HTMLSanitizingSink: HTMLSAXSink {
                 if HTMLURLPolicy.isPlainWebURL(bytes) {
                     // What `HTMLURLPolicy.sanitize` returns for it unchanged, without a `String`.
                     writeAttributeName(attribute)
+                    writer.appendAttributeValue(bytes)
+                    break
+                }
+                if let origin = madeResolver().origin(forPlainAbsolutePath: bytes) {
+                    // What `HTMLURLPolicy.sanitize` returns for it (`origin` + the path), without a `String`.
+                    writeAttributeName(attribute)
+                    writer.appendAttributeValue(origin)
                     writer.appendAttributeValue(bytes)
                     break
                 }

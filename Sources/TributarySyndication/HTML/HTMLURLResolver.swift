@@ -36,8 +36,22 @@ struct HTMLURLResolver {
 
     /// A reference the shortcut handles: plain characters only, starting with neither `//`
     /// (another host) nor `?`, no `.` or `..` path segment, no `%`, `:` or `#`.
+    /// What `HTMLURLPolicy.sanitize` makes of a reference given as bytes, in two pieces, when
+    /// the reference is a plain absolute path (`/img/1.jpg`: a `/` not followed by another,
+    /// plain bytes other than `&`, no dot segments) and the base has plain prefixes: the origin
+    /// to write before the reference. Nil otherwise (the caller takes `sanitize`).
+    func origin(forPlainAbsolutePath reference: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let origin, reference.count > 1, reference[0] == UInt8(ascii: "/"), reference[1] != UInt8(ascii: "/"),
+            !reference.contains(UInt8(ascii: "&")), Self.isPlainPath(reference)
+        else { return nil }
+        return origin
+    }
+
     private static func isPlainPath(_ reference: String) -> Bool {
-        let bytes = reference.utf8
+        isPlainPath(reference.utf8)
+    }
+
+    private static func isPlainPath(_ bytes: some Collection<UInt8>) -> Bool {
         guard bytes.first != UInt8(ascii: "?"), !bytes.starts(with: "//".utf8) else { return false }
         // Path segments are checked for "." and ".." up to the query, which is opaque.
         var segmentLength = 0

@@ -17,6 +17,22 @@ enum ByteScan {
         return (difference &- ones) & ~difference & highs != 0
     }
 
+    /// The high bit of each byte of `word` below `limit` (at most 0x80), and possibly of bytes
+    /// after the first such byte; zero when there is none. Masks of several tests are combined
+    /// with `|` and tested once, without a branch per test.
+    @inline(__always)
+    static func mask(of word: UInt64, below limit: UInt8) -> UInt64 {
+        (word &- ones &* UInt64(limit)) & ~word & highs
+    }
+
+    /// The high bit of each byte of `word` equal to `byte`, and possibly of bytes after the
+    /// first such byte; zero when there is none.
+    @inline(__always)
+    static func mask(of word: UInt64, equalTo byte: UInt8) -> UInt64 {
+        let difference = word ^ (ones &* UInt64(byte))
+        return (difference &- ones) & ~difference & highs
+    }
+
     /// The eight bytes at `index` (which must leave eight bytes in `bytes`), first byte lowest.
     @inline(__always)
     static func word(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt64 {

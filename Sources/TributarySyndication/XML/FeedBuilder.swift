@@ -30,13 +30,15 @@ final class FeedBuilder {
     private(set) var items: [Item] = []
     private(set) var problems: [Problem] = []
 
-    // Where we are.
-    var depth = 0
+    // Where we are. The properties read or written on every event are accessed without a
+    // dynamic exclusivity check (`@exclusivity(unchecked)`): the events run one at a time on
+    // one thread, and no access stays open across a call that could touch the same property.
+    @exclusivity(unchecked) var depth = 0
     /// What unprefixed elements mean: RSS in RSS documents, Atom under an un-namespaced `feed`.
     var noNamespace: XMLNamespace = .none
     /// The depth of the element whose children are feed-level fields (`channel`, or the root).
     var channelDepth = 1
-    var item: ItemDraft?
+    @exclusivity(unchecked) var item: ItemDraft?
     var itemDepth = 0
     /// Inside this depth everything is ignored (`textInput`, Atom `source`, `itunes:owner`, …).
     var skipDepth = 0
@@ -45,16 +47,16 @@ final class FeedBuilder {
     var person = Author()
     var personEmail: String?
     var personForItem = false
-    private var bases: [(depth: Int, url: URL?)] = []
+    @exclusivity(unchecked) private var bases: [(depth: Int, url: URL?)] = []
     private let resolvers = HTMLURLResolverCache()
 
     // The field being collected: the cold part, and hot copies read on every event.
-    var capture: Capture?
-    private var captureDepth = 0
-    private var captureMode = Capture.Mode.plain
+    @exclusivity(unchecked) var capture: Capture?
+    @exclusivity(unchecked) private var captureDepth = 0
+    @exclusivity(unchecked) private var captureMode = Capture.Mode.plain
     private var wrapperDepth = 0
     private var captureSawElement = false
-    private var text: [UInt8] = []
+    @exclusivity(unchecked) private var text: [UInt8] = []
 
     init(settings: Settings) {
         self.settings = settings

@@ -8,8 +8,10 @@ final class XMLNameTable {
     let pointers: UnsafeMutablePointer<UnsafePointer<UInt8>?>
     /// libxml2's interned `xml:` namespace URI.
     let xmlNamespace: UnsafePointer<UInt8>?
-    private var byPointer: [UnsafeRawPointer: XMLName] = [:]
-    private var namespaces: [(UnsafeRawPointer, XMLNamespace)] = []
+    // Looked up on every start tag without a dynamic exclusivity check: only this class's
+    // methods touch them, and none calls out while an access is open.
+    @exclusivity(unchecked) private var byPointer: [UnsafeRawPointer: XMLName] = [:]
+    @exclusivity(unchecked) private var namespaces: [(UnsafeRawPointer, XMLNamespace)] = []
 
     init(dictionary: xmlDictPtr?, xmlNamespace: UnsafePointer<UInt8>?) {
         self.xmlNamespace = xmlNamespace

@@ -17,7 +17,8 @@ import TributaryModel
 /// - A `<` that cannot start markup (`a < b`) becomes `&lt;`; C0 control characters other than
 ///   tab, line feed and carriage return become spaces; whitespace before the XML declaration is
 ///   moved after it.
-/// - CDATA sections, comments and processing instructions are left alone.
+/// - CDATA sections, comments and processing instructions are left alone (but CDATA sections
+///   may be lifted out for the stream parser: see `LiftedContent`).
 ///
 /// The repaired bytes are handed on in chunks of about `chunkSize` bytes as the pass goes, so
 /// the parser works while the data is still in cache, no second copy of the document is made,
@@ -32,9 +33,15 @@ struct XMLPrepass {
 
     /// Repairs `original`, handing the result to `emit` chunk by chunk (it returns false to stop
     /// early), and returns one warning per kind of repair, positioned at its first occurrence.
-    func run(_ original: [UInt8], emit: (UnsafeBufferPointer<UInt8>) -> Bool) throws(FeedParseError) -> [Problem] {
+    ///
+    /// With `lifted`, CDATA sections in element content are replaced by placeholders for the
+    /// stream parser to fill in (see `LiftedContent`).
+    func run(
+        _ original: [UInt8], lifting lifted: LiftedContent? = nil, emit: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) throws(FeedParseError) -> [Problem] {
         let input = XMLPrepass.movingDeclarationFirst(original)
-        var pass = Pass(limit: expansionLimit, maxDeclarations: maxDeclarations, chunkSize: max(1, chunkSize))
+        lifted?.begin(document: input)
+        var pass = Pass(limit: expansionLimit, maxDeclarations: maxDeclarations, chunkSize: max(1, chunkSize), lifted: lifted)
         try input.withUnsafeBufferPointer { (bytes) throws(FeedParseError) in
             try pass.rewrite(bytes, emit: emit)
         }
@@ -71,6 +78,7 @@ private struct Pass {
     let limit: Int
     let maxDeclarations: Int
     let chunkSize: Int
+    let lifted: LiftedContent?
     var subset = InternalSubset()
     var expansions: [String: [UInt8]] = [:]
     var expanding: Set<String> = []
@@ -85,10 +93,11 @@ private struct Pass {
     var controls = Tally()
     var strayLessThan = Tally()
 
-    init(limit: Int, maxDeclarations: Int, chunkSize: Int) {
+    init(limit: Int, maxDeclarations: Int, chunkSize: Int, lifted: LiftedContent?) {
         self.limit = limit
         self.maxDeclarations = maxDeclarations
         self.chunkSize = chunkSize
+        self.lifted = lifted
     }
 
     /// Rewrites the bytes, handing them on in chunks; unchanged stretches are handed on
@@ -100,6 +109,10 @@ private struct Pass {
         var emitted = 0
         var index = 0
         var sawElement = false
+        // Where the element content after the last markup starts (-1 when that is not known
+        // for sure), and where text may be lifted again after a run that was not.
+        var contentStart = -1
+        var liftableFrom = 0
 
         func replace(_ range: Range<Int>, with replacement: [UInt8]) {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
@@ -125,8 +138,8 @@ private struct Pass {
             // no chunk boundary falls among them, so chunks end where the byte loop ends them).
             if index + 8 <= count, index + 8 - emitted < chunkSize {
                 let word = ByteScan.word(bytes, at: index)
-                if !ByteScan.hasByte(in: word, below: 0x20), !ByteScan.hasByte(in: word, equalTo: ampersand),
-                    !ByteScan.hasByte(in: word, equalTo: lessThan)
+                if ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: ampersand)
+                    | ByteScan.mask(of: word, equalTo: lessThan) == 0
                 {
                     index += 8
                     continue
@@ -141,6 +154,16 @@ private struct Pass {
                 continue
             }
             if byte == ampersand {
+                if let lifted, sawElement, contentStart >= 0, index >= liftableFrom, copied <= contentStart {
+                    let text = lifted.liftText(from: contentStart, in: bytes)
+                    if let (start, placeholder) = text.lifted {
+                        replace(start..<text.end, with: Array("<![CDATA[".utf8) + placeholder + Array("]]>".utf8))
+                        index = text.end
+                        contentStart = -1
+                        continue
+                    }
+                    liftableFrom = text.end
+                }
                 let (end, replacement) = try reference(at: index, in: bytes, depth: 0, offset: index)
                 if let replacement {
                     if end - index > 2, bytes[index + 1] != UInt8(ascii: "#"), subset.entities.count > 0 {
@@ -162,9 +185,18 @@ private struct Pass {
                 let next = bytes[index + 1]
                 if next == UInt8(ascii: "!") {
                     if InternalSubset.matches(bytes, index, "<![CDATA[") {
-                        index = InternalSubset.find(bytes, "]]>", from: index + 9).map { $0 + 3 } ?? count
+                        let close = InternalSubset.find(bytes, "]]>", from: index + 9)
+                        if let close, let lifted, sawElement, Pass.followsTag(index, in: bytes),
+                            let placeholder = lifted.lift(index + 9..<close, in: bytes)
+                        {
+                            replace(index + 9..<close, with: placeholder)
+                        }
+                        index = close.map { $0 + 3 } ?? count
+                        contentStart = close == nil ? -1 : index
                     } else if InternalSubset.matches(bytes, index, "<!--") {
-                        index = InternalSubset.find(bytes, "-->", from: index + 4).map { $0 + 3 } ?? count
+                        let close = InternalSubset.find(bytes, "-->", from: index + 4)
+                        index = close.map { $0 + 3 } ?? count
+                        contentStart = close == nil ? -1 : index
                     } else if !sawElement, InternalSubset.matches(bytes, index, "<!DOCTYPE") {
                         let (subset, end) = InternalSubset.read(bytes, from: index)
                         if subset.declarationCount > maxDeclarations {
@@ -175,15 +207,21 @@ private struct Pass {
                         }
                         self.subset = subset
                         index = end
+                        contentStart = -1
                     } else {
                         index += 2
+                        contentStart = -1
                     }
                 } else if next == UInt8(ascii: "?") {
-                    index = InternalSubset.find(bytes, "?>", from: index + 2).map { $0 + 2 } ?? count
+                    let close = InternalSubset.find(bytes, "?>", from: index + 2)
+                    index = close.map { $0 + 2 } ?? count
+                    contentStart = close == nil ? -1 : index
                 } else if next == UInt8(ascii: "/") {
+                    contentStart = Pass.endTagEnd(at: index, in: bytes) ?? -1
                     index += 2
                 } else if Pass.isNameStart(next) {
                     sawElement = true
+                    contentStart = Pass.startTagEnd(at: index, in: bytes) ?? -1
                     if let close = Pass.unclosedVoidElement(at: index, in: bytes) {
                         replace(close..<close + 1, with: [UInt8(ascii: "/"), UInt8(ascii: ">")])
                         index = close + 1
@@ -191,6 +229,7 @@ private struct Pass {
                         index += 2
                     }
                 } else {
+                    contentStart = -1
                     strayLessThan.note(index)
                     replace(index..<index + 1, with: Array("&lt;".utf8))
                     index += 1
@@ -330,6 +369,66 @@ private struct Pass {
 
     // MARK: Byte classes
 
+    /// The index after the `>` of the start tag at `start` when it is plainly well-formed
+    /// (`<name`, attributes `name="value"` or `name='value'` with no `<` in values, optional
+    /// `/`, `>`), so that libxml2 ends it where this does; nil otherwise.
+    static func startTagEnd(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = bytes.count
+        var index = start + 1
+        while index < count, isNameCharacter(bytes[index]) { index += 1 }
+        while index < count {
+            let afterName = index
+            while index < count, isBlank(bytes[index]) { index += 1 }
+            guard index < count else { return nil }
+            if bytes[index] == UInt8(ascii: ">") { return index + 1 }
+            if bytes[index] == UInt8(ascii: "/") {
+                return index + 1 < count && bytes[index + 1] == UInt8(ascii: ">") ? index + 2 : nil
+            }
+            // An attribute, after at least one blank.
+            guard index > afterName, isNameStart(bytes[index]) else { return nil }
+            while index < count, isNameCharacter(bytes[index]) { index += 1 }
+            while index < count, isBlank(bytes[index]) { index += 1 }
+            guard index < count, bytes[index] == UInt8(ascii: "=") else { return nil }
+            index += 1
+            while index < count, isBlank(bytes[index]) { index += 1 }
+            guard index < count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { return nil }
+            let quote = bytes[index]
+            index += 1
+            while index < count, bytes[index] != quote {
+                if bytes[index] == lessThan { return nil }
+                index += 1
+            }
+            guard index < count else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The index after the `>` of the end tag at `start` when it is `</name>`, blanks allowed
+    /// before the `>`; nil otherwise.
+    static func endTagEnd(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = bytes.count
+        var index = start + 2
+        guard index < count, isNameStart(bytes[index]) else { return nil }
+        while index < count, isNameCharacter(bytes[index]) { index += 1 }
+        while index < count, isBlank(bytes[index]) { index += 1 }
+        return index < count && bytes[index] == UInt8(ascii: ">") ? index + 1 : nil
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+
+    /// Whether the markup at `index` comes right after a `>`, whitespace aside: in element
+    /// content, not inside a tag's attribute value.
+    static func followsTag(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var before = index - 1
+        while before >= 0, bytes[before] == 0x20 || bytes[before] == 0x0A || bytes[before] == 0x09 || bytes[before] == 0x0D {
+            before -= 1
+        }
+        return before >= 0 && bytes[before] == UInt8(ascii: ">")
+    }
+
     /// When the element starting at `start` is an HTML void element (`br`, `img`, …) whose tag
     /// does not end in `/>` and is not followed by its end tag, the index of its closing `>`.
     static func unclosedVoidElement(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
@@ -339,7 +438,10 @@ private struct Pass {
         let length = index - nameStart
         guard (2...8).contains(length), index < bytes.count, !isNameCharacter(bytes[index]) else { return nil }
         let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<index])
-        guard voidElements.contains(where: { equalsLowercased(name, $0) }) else { return nil }
+        // The name as `equalsLowercased` compares it, packed into a word, first byte lowest.
+        var packed: UInt64 = 0
+        for offset in 0..<length { packed |= UInt64(name[offset] | 0x20) << (8 * offset) }
+        guard voidElementKeys.contains(packed) else { return nil }
         while index < bytes.count, bytes[index] != UInt8(ascii: ">") {
             if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
                 let quote = bytes[index]
@@ -367,6 +469,11 @@ private struct Pass {
     private static let voidElements = [
         "br", "hr", "img", "wbr", "col", "area", "base", "meta", "embed", "input", "param", "frame", "keygen", "isindex", "basefont",
     ]
+
+    /// `voidElements` packed into words, first byte lowest (all of them 2 to 8 bytes long).
+    private static let voidElementKeys: [UInt64] = voidElements.map { name in
+        name.utf8.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) }
+    }
 
     private static func equalsLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String) -> Bool {
         guard bytes.count == name.utf8.count else { return false }

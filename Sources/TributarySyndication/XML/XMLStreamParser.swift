@@ -20,12 +20,20 @@ final class XMLStreamParser {
     /// The deepest nesting accepted.
     let maxDepth: Int
     /// Why the parse was abandoned, when it was.
-    private(set) var failure: FeedParseError?
+    // The properties read on every event are accessed without a dynamic exclusivity check:
+    // the events run one at a time on one thread, and none calls back into an open access.
+    @exclusivity(unchecked) private(set) var failure: FeedParseError?
 
     private let builder: FeedBuilder
+    /// The CDATA sections the prepass replaced by placeholders, if it did.
+    private let lifted: LiftedContent?
+    /// The line where the last lifted section ended, and how many columns libxml2's positions
+    /// on it lack (see `LiftedContent`).
+    private var shiftedLine = 0
+    private var columnShift = 0
     private var context: xmlParserCtxtPtr?
-    private var table: XMLNameTable?
-    private var stack: [UnsafePointer<UInt8>] = []
+    @exclusivity(unchecked) private var table: XMLNameTable?
+    @exclusivity(unchecked) private var stack: [UnsafePointer<UInt8>] = []
     private var pendingMismatch: [UInt8]?
     private var repairedMismatch = false
     private var reportedPrefixes: Set<[UInt8]> = []
@@ -33,8 +41,9 @@ final class XMLStreamParser {
     private var firstFatal: Problem?
     private var errorCount = 0
 
-    init(builder: FeedBuilder, maxDepth: Int = 512) {
+    init(builder: FeedBuilder, lifted: LiftedContent? = nil, maxDepth: Int = 512) {
         self.builder = builder
+        self.lifted = lifted
         self.maxDepth = maxDepth
     }
 
@@ -109,7 +118,13 @@ final class XMLStreamParser {
     private func position() -> (line: Int?, column: Int?) {
         guard let context else { return (nil, nil) }
         let raw = UnsafeMutableRawPointer(context)
-        return (Int(xmlSAX2GetLineNumber(raw)), Int(xmlSAX2GetColumnNumber(raw)))
+        let line = Int(xmlSAX2GetLineNumber(raw))
+        return (line, column(Int(xmlSAX2GetColumnNumber(raw)), on: line))
+    }
+
+    /// A column libxml2 reports on `line`, corrected for lifted CDATA sections before it.
+    private func column(_ column: Int, on line: Int) -> Int {
+        line == shiftedLine ? column + columnShift : column
     }
 
     // MARK: Events
@@ -167,10 +182,27 @@ final class XMLStreamParser {
         builder.characters(text, length)
     }
 
+    /// A CDATA block: a lifted section's placeholder brings back the section's content.
+    fileprivate func cdata(_ text: UnsafePointer<UInt8>, _ length: Int) {
+        guard let lifted, let context, let section = lifted.take(text, length) else {
+            builder.characters(text, length)
+            return
+        }
+        // libxml2 is at the start of the content; the section ends `lineFeeds` lines later.
+        let line = Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer(context))) + section.lineFeeds
+        if section.lineFeeds == 0, line == shiftedLine {
+            columnShift += section.columnShift
+        } else {
+            shiftedLine = line
+            columnShift = section.columnShift
+        }
+        lifted.withContent(of: section, wellFormed: context.pointee.wellFormed != 0) { builder.characters($0, $1) }
+    }
+
     fileprivate func error(_ error: UnsafePointer<xmlError>) {
         let code = Int(error.pointee.code)
         let line = error.pointee.line > 0 ? Int(error.pointee.line) : nil
-        let column = error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil
+        let column = error.pointee.int2 > 0 ? self.column(Int(error.pointee.int2), on: line ?? 0) : nil
         var message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(code)"
         message = message.trimmingTrailingNewlines()
         let fatal = error.pointee.level == XML_ERR_FATAL
@@ -249,7 +281,10 @@ final class XMLStreamParser {
             Unmanaged<XMLStreamParser>.fromOpaque(context).takeUnretainedValue().characters(characters, Int(length))
         }
         handler.characters = text
-        handler.cdataBlock = text
+        handler.cdataBlock = { context, characters, length in
+            guard let context, let characters, length > 0 else { return }
+            Unmanaged<XMLStreamParser>.fromOpaque(context).takeUnretainedValue().cdata(characters, Int(length))
+        }
         handler.ignorableWhitespace = text
         handler.serror = { context, error in
             guard let context, let error else { return }

@@ -23,7 +23,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CTributaryCurl", dependencies: ["CCurl"]),
-        .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CLinux"),
 
         // Pure Swift building blocks.
         .target(name: "TributaryModel"),
@@ -37,7 +37,7 @@ let package = Package(
         // The engine and its I/O.
         .target(
             name: "TributaryCore",
-            dependencies: ["TributaryModel", "TributaryJSON", "TributaryYAML", "TributarySyndication", "TributaryState"]),
+            dependencies: ["TributaryModel", "TributaryJSON", "TributaryYAML", "TributarySyndication", "TributaryState", "CLinux"]),
         .target(name: "TributaryHTTP", dependencies: ["TributaryCore", "CCurl", "CTributaryCurl"]),
 
         // Adapters: one module per folder under Plugins/.
@@ -76,7 +76,7 @@ let package = Package(
             dependencies: [
                 "TributaryCore", "TributaryHTTP", "TributarySyndication", "TributaryState", "TributaryModel", "TributaryJSON",
                 "CommandAdapter", "DeclarativeAdapters", "FeedAdapters", "KanzhihuAdapter", "QdailyAdapter", "ToutiaoAdapter",
-                "CMalloc",
+                "CLinux",
             ]
         ),
         .executableTarget(name: "tributary", dependencies: ["TributaryCLI"]),

@@ -1,4 +1,4 @@
-import CMalloc
+import CLinux
 
 /// How the process uses glibc's allocator.
 enum ProcessMemory {

@@ -1,3 +1,4 @@
+import CLinux
 public import Foundation
 
 #if canImport(Glibc)
@@ -64,10 +65,19 @@ public enum AtomicFile {
         if existing.st_mode != 0 { fchmod(descriptor, mode) }
         var written = true
         var writeErrno: Int32 = 0
+        // Every few megabytes written, the disk starts on them (without waiting), so that the
+        // fsync at the end finds less left to write: a 35 MB file spends less time in it.
+        var writtenBytes = 0
+        var startedUpTo = 0
         produce { piece in
             guard written else { return }
             written = writeAll(descriptor, piece)
             if !written { writeErrno = errno }
+            writtenBytes += piece.count
+            if writtenBytes - startedUpTo >= writebackStep {
+                _ = sync_file_range(descriptor, startedUpTo, writtenBytes - startedUpTo, UInt32(SYNC_FILE_RANGE_WRITE))
+                startedUpTo = writtenBytes
+            }
         }
         guard written else {
             errno = writeErrno
@@ -84,6 +94,9 @@ public enum AtomicFile {
             close(folderDescriptor)
         }
     }
+
+    /// How much is written before the disk is asked to start writing it.
+    private static let writebackStep = 4 << 20
 
     private static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
         var offset = 0

@@ -11,7 +11,7 @@ enum Windows1252 {
                 continue
             }
             let scalar = byte < 0xA0 ? high[Int(byte - 0x80)] : UInt32(byte)
-            appendUTF8(scalar, to: &output)
+            UTF8Encoding.append(scalar, to: &output)
         }
         return output
     }
@@ -19,25 +19,6 @@ enum Windows1252 {
     /// The code point windows-1252 gives a byte in 0x80...0x9F (also used for `&#128;`…`&#159;`).
     static func scalar(forC1 byte: UInt32) -> UInt32 {
         (0x80...0x9F).contains(byte) ? high[Int(byte - 0x80)] : byte
-    }
-
-    static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
-        switch scalar {
-        case 0..<0x80:
-            output.append(UInt8(scalar))
-        case 0x80..<0x800:
-            output.append(UInt8(0xC0 | (scalar >> 6)))
-            output.append(UInt8(0x80 | (scalar & 0x3F)))
-        case 0x800..<0x10000:
-            output.append(UInt8(0xE0 | (scalar >> 12)))
-            output.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-            output.append(UInt8(0x80 | (scalar & 0x3F)))
-        default:
-            output.append(UInt8(0xF0 | (scalar >> 18)))
-            output.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
-            output.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-            output.append(UInt8(0x80 | (scalar & 0x3F)))
-        }
     }
 
     private static let high: [UInt32] = [

@@ -191,7 +191,7 @@ enum HTMLFastScanner {
                     break
                 } else if byte == UInt8(ascii: "&") {
                     guard let scalar = reference() else { return false }
-                    Self.appendUTF8(scalar, to: &text)
+                    UTF8Encoding.append(scalar, to: &text)
                 } else if byte == 0xEF {
                     guard !Self.isNonCharacter(input, at: index) else { return false }
                     text.append(byte)
@@ -299,25 +299,6 @@ enum HTMLFastScanner {
             }
         }
 
-        private static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
-            switch scalar {
-            case ..<0x80:
-                bytes.append(UInt8(scalar))
-            case ..<0x800:
-                bytes.append(UInt8(0xC0 | scalar >> 6))
-                bytes.append(UInt8(0x80 | scalar & 0x3F))
-            case ..<0x10000:
-                bytes.append(UInt8(0xE0 | scalar >> 12))
-                bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-                bytes.append(UInt8(0x80 | scalar & 0x3F))
-            default:
-                bytes.append(UInt8(0xF0 | scalar >> 18))
-                bytes.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-                bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-                bytes.append(UInt8(0x80 | scalar & 0x3F))
-            }
-        }
-
         // MARK: Tags
 
         /// A start tag at `index` (`<` then a letter).
@@ -403,7 +384,7 @@ enum HTMLFastScanner {
                     if byte == UInt8(ascii: "&") {
                         index = cursor
                         guard let scalar = reference() else { return nil }
-                        Self.appendUTF8(scalar, to: &scratch)
+                        UTF8Encoding.append(scalar, to: &scratch)
                         cursor = index
                         continue
                     }

@@ -258,25 +258,6 @@ final class LiftedContent {
         }
     }
 
-    private static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
-        switch scalar {
-        case ..<0x80:
-            bytes.append(UInt8(scalar))
-        case ..<0x800:
-            bytes.append(UInt8(0xC0 | scalar >> 6))
-            bytes.append(UInt8(0x80 | scalar & 0x3F))
-        case ..<0x10000:
-            bytes.append(UInt8(0xE0 | scalar >> 12))
-            bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            bytes.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            bytes.append(UInt8(0xF0 | scalar >> 18))
-            bytes.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            bytes.append(UInt8(0x80 | scalar & 0x3F))
-        }
-    }
-
     /// The section a CDATA block from libxml2 stands for, when it is the next placeholder;
     /// nil for any other block (a section that was not lifted).
     func take(_ text: UnsafePointer<UInt8>, _ length: Int) -> Section? {
@@ -313,7 +294,7 @@ final class LiftedContent {
                     }
                     text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
                     guard let (scalar, end) = Self.reference(at: index, in: bytes) else { break }  // lifted text has none other
-                    if bytes[index + 1] == UInt8(ascii: "#") { Self.appendUTF8(scalar, to: &text) }
+                    if bytes[index + 1] == UInt8(ascii: "#") { UTF8Encoding.append(scalar, to: &text) }
                     index = end
                     copied = end
                 }

@@ -1,0 +1,24 @@
+/// Writing a Unicode scalar as UTF-8, for the decoders that turn references and legacy bytes
+/// into text.
+enum UTF8Encoding {
+    /// Appends `scalar` (a valid scalar value) to `bytes` as one to four UTF-8 bytes.
+    @inline(__always)
+    static func append(_ scalar: UInt32, to bytes: inout [UInt8]) {
+        switch scalar {
+        case ..<0x80:
+            bytes.append(UInt8(scalar))
+        case ..<0x800:
+            bytes.append(UInt8(0xC0 | scalar >> 6))
+            bytes.append(UInt8(0x80 | scalar & 0x3F))
+        case ..<0x10000:
+            bytes.append(UInt8(0xE0 | scalar >> 12))
+            bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            bytes.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            bytes.append(UInt8(0xF0 | scalar >> 18))
+            bytes.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            bytes.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+}

@@ -73,6 +73,25 @@ struct FeedParserLeniencyTests {
         #expect(Fixtures.problems(feed, containing: "stray end tag </p> ignored").count == 1)
     }
 
+    /// libxml2 drops `&amp;`, `&lt;` and the other references in text once a document has had a
+    /// well-formedness error; the parser keeps reading them (the error is still reported).
+    @Test func referencesAfterAnErrorAreKept() throws {
+        let xml = """
+            <rss version="2.0"><channel><title>After &amp; before</title>
+            <item><title>One</title><enclosure url="https://ref.example/a.mp3" url="https://ref.example/b.mp3"/></item>
+            <item><title>AT&amp;T &lt;rocks&gt; &quot;Q&apos;</title><link>https://ref.example/2?a=1&amp;b=2</link>
+            <description>Q&amp;A&nbsp;&#38; caf&eacute; &lt;b&gt;bold&lt;/b&gt;</description></item>
+            <item><title><![CDATA[Tom & Jerry]]> &amp; co</title><link>https://ref.example/3</link></item>
+            </channel></rss>
+            """
+        let feed = try Fixtures.parse(xml: xml)
+        #expect(Fixtures.problems(feed, containing: "Attribute url redefined").count == 1)
+        #expect(feed.info.title == "After & before")
+        #expect(feed.items.map(\.title) == ["One", "AT&T <rocks> \"Q'", "Tom & Jerry & co"])
+        #expect(feed.items[1].url == "https://ref.example/2?a=1&b=2")
+        #expect(feed.items[1].contentHTML == "Q&A\u{A0}& café <b>bold</b>")
+    }
+
     @Test func unclosedCDATA() throws {
         let feed = try Fixtures.parse("broken-unclosed-cdata.xml")
         #expect(feed.items.map(\.title) == ["Fine", "Broken"])

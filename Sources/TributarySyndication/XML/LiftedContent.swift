@@ -277,32 +277,8 @@ final class LiftedContent {
         return sections[index]
     }
 
-    /// Calls `body` with the content of a section, as libxml2 would have reported it in a
-    /// document that is still well-formed or (`wellFormed` false) not: libxml2 drops references
-    /// to XML's five entities in text once it has met a well-formedness error (its
-    /// `xmlParseReference` returns early), and keeps character references.
-    func withContent(of section: Section, wellFormed: Bool = true, _ body: (UnsafePointer<UInt8>, Int) -> Void) {
-        if section.isDecoded, !wellFormed {
-            var text: [UInt8] = []
-            document.withUnsafeBufferPointer { bytes in
-                var index = section.source.lowerBound
-                var copied = index
-                while index < section.source.upperBound {
-                    guard bytes[index] == UInt8(ascii: "&") else {
-                        index += 1
-                        continue
-                    }
-                    text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
-                    guard let (scalar, end) = Self.reference(at: index, in: bytes) else { break }  // lifted text has none other
-                    if bytes[index + 1] == UInt8(ascii: "#") { UTF8Encoding.append(scalar, to: &text) }
-                    index = end
-                    copied = end
-                }
-                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<section.source.upperBound]))
-            }
-            text.withUnsafeBufferPointer { if let base = $0.baseAddress { body(base, $0.count) } }
-            return
-        }
+    /// Calls `body` with the content of a section: the lifted bytes, decoded when they were text.
+    func withContent(of section: Section, _ body: (UnsafePointer<UInt8>, Int) -> Void) {
         (section.isDecoded ? texts : document).withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return }
             body(base + section.range.lowerBound, section.range.count)

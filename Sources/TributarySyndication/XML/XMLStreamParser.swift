@@ -40,6 +40,8 @@ final class XMLStreamParser {
     private var sawRoot = false
     private var firstFatal: Problem?
     private var errorCount = 0
+    /// libxml2 has reported an error since the last event (see `readReferencesAfterError`).
+    private var afterError = false
 
     init(builder: FeedBuilder, lifted: LiftedContent? = nil, maxDepth: Int = 512) {
         self.builder = builder
@@ -133,6 +135,7 @@ final class XMLStreamParser {
         _ local: UnsafePointer<UInt8>, _ prefix: UnsafePointer<UInt8>?, _ uri: UnsafePointer<UInt8>?, _ attributeCount: Int,
         _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     ) {
+        readReferencesAfterError()
         guard let table, failure == nil else { return }
         if stack.count >= maxDepth {
             let where_ = position()
@@ -162,6 +165,7 @@ final class XMLStreamParser {
     }
 
     fileprivate func endElement() {
+        readReferencesAfterError()
         guard failure == nil, !stack.isEmpty else { return }
         guard let actual = pendingMismatch else {
             builder.end(stack.removeLast())
@@ -179,11 +183,13 @@ final class XMLStreamParser {
     }
 
     fileprivate func characters(_ text: UnsafePointer<UInt8>, _ length: Int) {
+        readReferencesAfterError()
         builder.characters(text, length)
     }
 
     /// A CDATA block: a lifted section's placeholder brings back the section's content.
     fileprivate func cdata(_ text: UnsafePointer<UInt8>, _ length: Int) {
+        readReferencesAfterError()
         guard let lifted, let context, let section = lifted.take(text, length) else {
             builder.characters(text, length)
             return
@@ -196,7 +202,7 @@ final class XMLStreamParser {
             shiftedLine = line
             columnShift = section.columnShift
         }
-        lifted.withContent(of: section, wellFormed: context.pointee.wellFormed != 0) { builder.characters($0, $1) }
+        lifted.withContent(of: section) { builder.characters($0, $1) }
     }
 
     fileprivate func error(_ error: UnsafePointer<xmlError>) {
@@ -235,6 +241,19 @@ final class XMLStreamParser {
             if fatal, firstFatal == nil { firstFatal = problem }
             note(problem)
         }
+        afterError = true
+    }
+
+    /// Once a document is not well-formed, libxml2 (2.9) drops every entity reference in text,
+    /// `&amp;` and `&lt;` included (`xmlParseReference` returns early): "AT&amp;T" after a
+    /// repeated attribute would read "ATT". libxml2 marks the document after its error callback
+    /// has returned, so the next event, which comes before any later text, marks it
+    /// well-formed again; the error itself is reported.
+    @inline(__always)
+    private func readReferencesAfterError() {
+        guard afterError else { return }
+        afterError = false
+        context?.pointee.wellFormed = 1
     }
 
     private func note(_ problem: Problem) {

@@ -22,3 +22,30 @@ enum UTF8Encoding {
         }
     }
 }
+
+extension UTF8Encoding {
+    /// Writes `scalar` as UTF-8 at `offset` of `output`, which has room for it; returns its length.
+    @inline(__always)
+    static func write(_ scalar: UInt32, to output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        switch scalar {
+        case ..<0x80:
+            output[offset] = UInt8(scalar)
+            return 1
+        case ..<0x800:
+            output[offset] = UInt8(0xC0 | scalar >> 6)
+            output[offset + 1] = UInt8(0x80 | scalar & 0x3F)
+            return 2
+        case ..<0x10000:
+            output[offset] = UInt8(0xE0 | scalar >> 12)
+            output[offset + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            output[offset + 2] = UInt8(0x80 | scalar & 0x3F)
+            return 3
+        default:
+            output[offset] = UInt8(0xF0 | scalar >> 18)
+            output[offset + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+            output[offset + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            output[offset + 3] = UInt8(0x80 | scalar & 0x3F)
+            return 4
+        }
+    }
+}

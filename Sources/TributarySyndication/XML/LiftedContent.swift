@@ -157,7 +157,7 @@ final class LiftedContent {
             if byte == 0x26 {
                 guard let (scalar, end) = reference(at: index, in: text) else { return nil }
                 flush(to: index)
-                written += writeUTF8(scalar, to: output, at: written)
+                written += UTF8Encoding.write(scalar, to: output, at: written)
                 lineCharacters += end - index
                 references += 1
                 index = end
@@ -217,45 +217,10 @@ final class LiftedContent {
         let nameStart = cursor
         while cursor < count, cursor - nameStart < 5, bytes[cursor] | 0x20 &- 0x61 < 26 { cursor += 1 }
         guard cursor < count, bytes[cursor] == UInt8(ascii: ";") else { return nil }
-        let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<cursor])
-        let value: UInt32
-        switch name.count {
-        case 2 where name[1] == UInt8(ascii: "t") && name[0] == UInt8(ascii: "l"): value = 0x3C
-        case 2 where name[1] == UInt8(ascii: "t") && name[0] == UInt8(ascii: "g"): value = 0x3E
-        case 3 where name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "p"): value = 0x26
-        case 4
-        where name[0] == UInt8(ascii: "q") && name[1] == UInt8(ascii: "u") && name[2] == UInt8(ascii: "o") && name[3] == UInt8(ascii: "t"):
-            value = 0x22
-        case 4
-        where name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "p") && name[2] == UInt8(ascii: "o") && name[3] == UInt8(ascii: "s"):
-            value = 0x27
-        default: return nil
+        guard let value = XMLPredefinedEntity.value(named: UnsafeBufferPointer(rebasing: bytes[nameStart..<cursor])) else {
+            return nil
         }
         return (value, cursor + 1)
-    }
-
-    /// Writes the UTF-8 of `scalar` at `offset` of `output`; returns its length.
-    private static func writeUTF8(_ scalar: UInt32, to output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
-        switch scalar {
-        case ..<0x80:
-            output[offset] = UInt8(scalar)
-            return 1
-        case ..<0x800:
-            output[offset] = UInt8(0xC0 | scalar >> 6)
-            output[offset + 1] = UInt8(0x80 | scalar & 0x3F)
-            return 2
-        case ..<0x10000:
-            output[offset] = UInt8(0xE0 | scalar >> 12)
-            output[offset + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
-            output[offset + 2] = UInt8(0x80 | scalar & 0x3F)
-            return 3
-        default:
-            output[offset] = UInt8(0xF0 | scalar >> 18)
-            output[offset + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
-            output[offset + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
-            output[offset + 3] = UInt8(0x80 | scalar & 0x3F)
-            return 4
-        }
     }
 
     /// The section a CDATA block from libxml2 stands for, when it is the next placeholder;

@@ -292,7 +292,7 @@ private struct Pass {
         }
         let end = index + 1
         let nameBytes = UnsafeBufferPointer(rebasing: bytes[nameStart..<index])
-        if Pass.isPredefined(nameBytes) { return (end, nil) }
+        if XMLPredefinedEntity.value(named: nameBytes) != nil { return (end, nil) }
         let name = String(decoding: nameBytes, as: UTF8.self)
         switch subset.entities[name] {
         case .text?:
@@ -495,20 +495,6 @@ private struct Pass {
     static func isNameCharacter(_ byte: UInt8) -> Bool {
         isNameStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
             || byte == UInt8(ascii: ".")
-    }
-
-    private static func isPredefined(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch name.count {
-        case 2: return (name[0] == UInt8(ascii: "l") || name[0] == UInt8(ascii: "g")) && name[1] == UInt8(ascii: "t")
-        case 3: return name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "p")
-        case 4:
-            return
-                (name[0] == UInt8(ascii: "q") && name[1] == UInt8(ascii: "u") && name[2] == UInt8(ascii: "o")
-                && name[3] == UInt8(ascii: "t"))
-                || (name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "p") && name[2] == UInt8(ascii: "o")
-                    && name[3] == UInt8(ascii: "s"))
-        default: return false
-        }
     }
 
     private static func digit(_ byte: UInt8, hex: Bool) -> UInt32? {

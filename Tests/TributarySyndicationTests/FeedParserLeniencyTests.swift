@@ -73,6 +73,27 @@ struct FeedParserLeniencyTests {
         #expect(Fixtures.problems(feed, containing: "stray end tag </p> ignored").count == 1)
     }
 
+    /// A stray end tag inside a text element leaves its inline element open; the text element's
+    /// own end tag closes both, and the items after it are read (they used to be swallowed).
+    @Test func strayEndTagInsideATitleLosesNoItems() throws {
+        let xml = """
+            <rss version="2.0"><channel><title>Channel</title>
+            <item><title>One <b>bad</i> item</title><link>https://stray.example/1</link></item>
+            <item><title>Two</title><link>https://stray.example/2</link></item>
+            <item><title>Three <em>x</strong></title><description>kept</description></item>
+            <item><title>Four</title></item>
+            </channel></rss>
+            """
+        let feed = try Fixtures.parse(xml: xml)
+        #expect(feed.items.map(\.title) == ["One bad item", "Two", "Three x", "Four"])
+        #expect(feed.items.map(\.url) == ["https://stray.example/1", "https://stray.example/2", nil, nil])
+        #expect(feed.items[2].contentHTML == "kept")
+        #expect(feed.info.title == "Channel")
+        #expect(Fixtures.problems(feed, containing: "stray end tag </i> ignored").count == 1)
+        #expect(Fixtures.problems(feed, containing: "stray end tag </strong> ignored").count == 1)
+        #expect(Fixtures.problems(feed, containing: "ends early").isEmpty)
+    }
+
     /// libxml2 drops `&amp;`, `&lt;` and the other references in text once a document has had a
     /// well-formedness error; the parser keeps reading them (the error is still reported).
     @Test func referencesAfterAnErrorAreKept() throws {

@@ -164,11 +164,22 @@ final class XMLStreamParser {
         }
     }
 
-    fileprivate func endElement() {
+    /// libxml2 closes `local`, its innermost open element. After a repaired fault its open
+    /// elements can differ from the builder's (`stack`), which follows the document's end tags:
+    /// a stray end tag closes nothing here but still closes libxml2's innermost element, so the
+    /// builder's element of that name, wherever it is, is the one closed (`<title>a <b>b</i>
+    /// c</title>`: the `</title>` closes `<b>` and `<title>`, and the next item is not swallowed).
+    fileprivate func endElement(_ local: UnsafePointer<UInt8>) {
         readReferencesAfterError()
-        guard failure == nil, !stack.isEmpty else { return }
+        guard failure == nil, let top = stack.last else { return }
         guard let actual = pendingMismatch else {
-            builder.end(stack.removeLast())
+            if top == local || XMLStreamParser.equal(top, local) {
+                builder.end(stack.removeLast())
+            } else if let target = stack.lastIndex(where: { XMLStreamParser.equal($0, local) }) {
+                while stack.count > target {
+                    builder.end(stack.removeLast())
+                }
+            }
             return
         }
         pendingMismatch = nil
@@ -274,6 +285,15 @@ final class XMLStreamParser {
         builder.report(Problem(.warning, "namespace prefix '\(name)' is not declared; \(meaning)", line: at.line, column: at.column))
     }
 
+    private static func equal(_ name: UnsafePointer<UInt8>, _ other: UnsafePointer<UInt8>) -> Bool {
+        var index = 0
+        while name[index] == other[index] {
+            if name[index] == 0 { return true }
+            index += 1
+        }
+        return false
+    }
+
     private static func equal(_ name: UnsafePointer<UInt8>, _ bytes: [UInt8]) -> Bool {
         for (index, byte) in bytes.enumerated() where name[index] != byte {
             return false
@@ -291,9 +311,9 @@ final class XMLStreamParser {
             let parser = Unmanaged<XMLStreamParser>.fromOpaque(context).takeUnretainedValue()
             parser.startElement(local, prefix, uri, Int(attributeCount), attributes)
         }
-        handler.endElementNs = { context, _, _, _ in
-            guard let context else { return }
-            Unmanaged<XMLStreamParser>.fromOpaque(context).takeUnretainedValue().endElement()
+        handler.endElementNs = { context, local, _, _ in
+            guard let context, let local else { return }
+            Unmanaged<XMLStreamParser>.fromOpaque(context).takeUnretainedValue().endElement(local)
         }
         let text: charactersSAXFunc = { context, characters, length in
             guard let context, let characters, length > 0 else { return }

@@ -94,6 +94,77 @@ struct FeedParserLeniencyTests {
         #expect(Fixtures.problems(feed, containing: "ends early").isEmpty)
     }
 
+    /// An item left open when the next one starts ends there; before, every later item was read
+    /// as part of it and lost. The same for Atom entries.
+    @Test func unclosedItemEndsAtTheNextItem() throws {
+        let rss = """
+            <rss version="2.0"><channel><title>T</title>
+            <item><title>One</title><link>https://open.example/1</link>
+            <item><title>Two</title><link>https://open.example/2</link></item>
+            <item><title>Three</title><description>unclosed <b>text
+            <item><title>Four</title></item>
+            </channel></rss>
+            """
+        let feed = try Fixtures.parse(xml: rss)
+        #expect(feed.items.map(\.title) == ["One", "Two", "Three", "Four"])
+        #expect(feed.items.map(\.url) == ["https://open.example/1", "https://open.example/2", nil, nil])
+        #expect(feed.items[2].contentHTML == "unclosed <b>text\n</b>")
+        #expect(Fixtures.problems(feed, containing: "<item> not closed before the next <item>").map(\.line) == [3, 5])
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+            <entry><title>One</title><id>urn:1</id>
+            <entry><title>Two</title><id>urn:2</id></entry>
+            </feed>
+            """
+        let entries = try Fixtures.parse(xml: atom)
+        #expect(entries.items.map(\.title) == ["One", "Two"])
+        #expect(entries.items.map(\.id) == ["urn:1", "urn:2"])
+    }
+
+    /// XML names are case-sensitive, feeds' authors are not: `<ITEM>`, `<Title>…</title>` and
+    /// `<PubDate>` are read as feedparser reads them.
+    @Test func elementNamesInAnotherCase() throws {
+        let xml = """
+            <rss version="2.0"><channel><title>T</title>
+            <ITEM><TITLE>One</TITLE><LINK>https://case.example/1</LINK></ITEM>
+            <item><Title>Two</title><PubDate>Tue, 10 Jun 2003 04:00:00 GMT</PubDate></item>
+            <item><title>Three</title></item>
+            </channel></rss>
+            """
+        let feed = try Fixtures.parse(xml: xml)
+        #expect(feed.items.map(\.title) == ["One", "Two", "Three"])
+        #expect(feed.items[0].url == "https://case.example/1")
+        #expect(feed.items[1].published == Date(timeIntervalSince1970: 1_055_217_600))
+        #expect(Fixtures.problems(feed, containing: "</title> closes <Title> (names differ in case)").count == 1)
+    }
+
+    /// What a server prints before the feed (a PHP warning, markup and all) is ignored, with a
+    /// warning; lines and columns after it stay where they were.
+    @Test func textBeforeTheDocumentIsIgnored() throws {
+        let php = """
+            <br />
+            <b>Warning</b>:  Undefined variable $x in <b>/var/www/feed.php</b> on line <b>12</b><br />
+            <?xml version="1.0" encoding="utf-8"?>
+            <rss version="2.0"><channel><title>T</title>
+            <item><title>One &amp; only</title><description>a &bogus; b</description></item></channel></rss>
+            """
+        let feed = try Fixtures.parse(xml: php)
+        #expect(feed.items.map(\.title) == ["One & only"])
+        #expect(Fixtures.problems(feed, containing: "bytes of text before the document ignored").map(\.line) == [1])
+        #expect(Fixtures.problems(feed, containing: "unknown entity kept as text").map(\.line) == [5])
+
+        let noDeclaration = try Fixtures.parse(
+            xml: "Status: 200 OK\n<rss version=\"2.0\"><channel><item><title>One</title></item></channel></rss>")
+        #expect(noDeclaration.items.map(\.title) == ["One"])
+        #expect(Fixtures.problems(noDeclaration, containing: "14 bytes of text before the document ignored").count == 1)
+
+        // A stylesheet instruction is not a declaration: nothing before it is dropped.
+        let stylesheet = try Fixtures.parse(
+            xml: "<rss version=\"2.0\"><?xml-stylesheet href=\"a.xsl\"?><channel><item><title>One</title></item></channel></rss>")
+        #expect(stylesheet.items.map(\.title) == ["One"])
+        #expect(Fixtures.problems(stylesheet, containing: "before the document").isEmpty)
+    }
+
     /// libxml2 drops `&amp;`, `&lt;` and the other references in text once a document has had a
     /// well-formedness error; the parser keeps reading them (the error is still reported).
     @Test func referencesAfterAnErrorAreKept() throws {

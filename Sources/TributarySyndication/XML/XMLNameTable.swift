@@ -10,7 +10,9 @@ final class XMLNameTable {
     let xmlNamespace: UnsafePointer<UInt8>?
     // Looked up on every start tag without a dynamic exclusivity check: only this class's
     // methods touch them, and none calls out while an access is open.
-    @exclusivity(unchecked) private var byPointer: [UnsafeRawPointer: XMLName] = [:]
+    // A name in another case (`<ITEM>`, `<pubdate>`) is looked up once, case-insensitively, and
+    // its answer (nil for names the mappings do not use) remembered under its pointer too.
+    @exclusivity(unchecked) private var byPointer: [UnsafeRawPointer: XMLName?] = [:]
     @exclusivity(unchecked) private var namespaces: [(UnsafeRawPointer, XMLNamespace)] = []
 
     init(dictionary: xmlDictPtr?, xmlNamespace: UnsafePointer<UInt8>?) {
@@ -22,7 +24,7 @@ final class XMLNameTable {
             guard let name = XMLName(rawValue: raw) else { continue }
             let interned = xmlDictLookup(dictionary, spelling, -1)
             pointers[name.rawValue] = interned
-            if let interned { byPointer[UnsafeRawPointer(interned)] = name }
+            if let interned { byPointer[UnsafeRawPointer(interned)] = .some(name) }
         }
     }
 
@@ -30,11 +32,46 @@ final class XMLNameTable {
         pointers.deallocate()
     }
 
-    /// The name an interned local name stands for, if it is one the mappings use.
+    /// The name an interned local name stands for, if it is one the mappings use. Names are
+    /// matched regardless of ASCII case, as feedparser does: `<ITEM>` and `<Title>` are an item
+    /// and its title.
     @inline(__always)
     func name(_ local: UnsafePointer<UInt8>) -> XMLName? {
-        byPointer[UnsafeRawPointer(local)]
+        if let known = byPointer[UnsafeRawPointer(local)] { return known }
+        return foldedName(local)
     }
+
+    /// How many other spellings are remembered: a document with ever new element names costs a
+    /// lookup for each beyond these, but no memory.
+    private static let rememberedSpellings = 4_096
+
+    private func foldedName(_ local: UnsafePointer<UInt8>) -> XMLName? {
+        var folded: [UInt8] = []
+        var index = 0
+        while local[index] != 0, index <= XMLNameTable.longestSpelling {
+            let byte = local[index]
+            folded.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            index += 1
+        }
+        let name = local[index] == 0 ? XMLNameTable.byFoldedSpelling[folded] : nil
+        if byPointer.count < XMLName.allCases.count + XMLNameTable.rememberedSpellings {
+            byPointer[UnsafeRawPointer(local)] = .some(name)
+        }
+        return name
+    }
+
+    /// Every spelling in lower case (`pubdate`, `rdf`), with the name it stands for.
+    private static let byFoldedSpelling: [[UInt8]: XMLName] = {
+        var table: [[UInt8]: XMLName] = [:]
+        for (raw, spelling) in XMLName.spellings.enumerated() {
+            guard let name = XMLName(rawValue: raw) else { continue }
+            let folded = Array(spelling.lowercased().utf8)
+            if table[folded] == nil { table[folded] = name }
+        }
+        return table
+    }()
+
+    private static let longestSpelling = XMLName.spellings.map(\.utf8.count).max() ?? 0
 
     /// The namespace a URI names; URIs are interned too, so answers are cached by pointer.
     func namespace(_ uri: UnsafePointer<UInt8>) -> XMLNamespace {

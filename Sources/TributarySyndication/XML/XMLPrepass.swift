@@ -39,13 +39,15 @@ struct XMLPrepass {
     func run(
         _ original: [UInt8], lifting lifted: LiftedContent? = nil, emit: (UnsafeBufferPointer<UInt8>) -> Bool
     ) throws(FeedParseError) -> [Problem] {
-        let input = XMLPrepass.movingDeclarationFirst(original)
+        let (blanked, skipped) = XMLPrepass.blankingTextBeforeDocument(original)
+        let input = XMLPrepass.movingDeclarationFirst(blanked)
         lifted?.begin(document: input)
         var pass = Pass(limit: expansionLimit, maxDeclarations: maxDeclarations, chunkSize: max(1, chunkSize), lifted: lifted)
         try input.withUnsafeBufferPointer { (bytes) throws(FeedParseError) in
             try pass.rewrite(bytes, emit: emit)
         }
-        return pass.problems(in: input)
+        let ignored = skipped > 0 ? [Problem(.warning, "\(skipped) bytes of text before the document ignored", line: 1, column: 1)] : []
+        return ignored + pass.problems(in: input)
     }
 
     /// Repairs `original` in one piece (for tests and small inputs).
@@ -58,11 +60,51 @@ struct XMLPrepass {
         return (output, problems)
     }
 
+    /// Text before the document (a PHP warning, `<br />` and all, or a stray line the server
+    /// printed first) is an error for XML parsers; it becomes spaces (line breaks stay, so lines
+    /// and columns do not move) when an XML declaration follows within the first 64 KB, or, with
+    /// no declaration, when it holds no markup before the root element. Returns how many bytes
+    /// were blanked.
+    static func blankingTextBeforeDocument(_ bytes: [UInt8]) -> (bytes: [UInt8], blanked: Int) {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return (bytes, 0) }
+        let window = bytes[first..<min(bytes.count, first + 65_536)]
+        // `<?xml ` itself, not `<?xml-stylesheet`.
+        let pattern: [UInt8] = Array("<?xml".utf8)
+        var declaration: Int?
+        var index = first
+        while index + 5 < window.endIndex {
+            if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?"), bytes[index...].starts(with: pattern),
+                isSpace(bytes[index + 5])
+            {
+                declaration = index
+                break
+            }
+            index += 1
+        }
+        var end: Int
+        if declaration == first {
+            return (bytes, 0)
+        } else if let declaration {
+            end = declaration
+        } else if bytes[first] != UInt8(ascii: "<"), let markup = window.firstIndex(of: UInt8(ascii: "<")) {
+            end = markup
+        } else {
+            return (bytes, 0)
+        }
+        var blanked = bytes
+        for index in first..<end where !isSpace(blanked[index]) {
+            blanked[index] = 0x20
+        }
+        while end > first, isSpace(bytes[end - 1]) { end -= 1 }
+        return (blanked, end - first)
+    }
+
     /// Whitespace before `<?xml` is an error for XML parsers; moving it after the declaration
     /// keeps every later line and column where it was.
     static func movingDeclarationFirst(_ bytes: [UInt8]) -> [UInt8] {
         var start = 0
-        while start < bytes.count, start < 4096,
+        while start < bytes.count, start < 1 << 17,
             bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A || bytes[start] == 0x0D
         {
             start += 1

@@ -145,6 +145,10 @@ final class XMLStreamParser {
             return
         }
         sawRoot = true
+        let name = table.name(local)
+        if name == .item || name == .entry {
+            closeOpenItem(named: local)
+        }
         stack.append(local)
         let namespace: XMLNamespace
         if let uri {
@@ -156,11 +160,26 @@ final class XMLStreamParser {
             namespace = .none
         }
         let event = XMLElement(
-            name: table.name(local), namespace: namespace, local: local, prefix: prefix,
+            name: name, namespace: namespace, local: local, prefix: prefix,
             attributes: XMLAttributes(base: attributes, count: attributeCount, names: table.pointers, xmlNamespace: table.xmlNamespace))
         if !builder.start(event) {
             failure = builder.fatal
             if let context { xmlStopParser(context) }
+        }
+    }
+
+    /// Items do not nest: an item that starts while one of the same name is open means that one
+    /// was not closed (`<item>…<item>`), so it ends here, with whatever is open inside it, instead
+    /// of swallowing the items after it. libxml2 still nests them; its end tags are matched by
+    /// name (see `endElement`).
+    private func closeOpenItem(named local: UnsafePointer<UInt8>) {
+        let depth = builder.itemDepth
+        guard depth > 0, depth <= stack.count, XMLStreamParser.equal(stack[depth - 1], local) else { return }
+        let at = position()
+        let name = String(cString: local)
+        note(Problem(.warning, "<\(name)> not closed before the next <\(name)>", line: at.line, column: at.column))
+        while stack.count >= depth {
+            builder.end(stack.removeLast())
         }
     }
 
@@ -233,11 +252,15 @@ final class XMLStreamParser {
             if let expected, let top = stack.last, XMLStreamParser.equal(top, expected) {
                 let name = actual.map { String(decoding: $0, as: UTF8.self) } ?? "?"
                 let open = String(decoding: expected, as: UTF8.self)
-                let contains = stack.contains { XMLStreamParser.equal($0, actual ?? []) }
-                note(
-                    Problem(
-                        .warning, contains ? "<\(open)> not closed before </\(name)>" : "stray end tag </\(name)> ignored", line: line,
-                        column: column))
+                let message =
+                    if XMLStreamParser.equal(top, actual ?? []) {
+                        "</\(name)> closes <\(open)> (names differ in case)"
+                    } else if stack.contains(where: { XMLStreamParser.equal($0, actual ?? []) }) {
+                        "<\(open)> not closed before </\(name)>"
+                    } else {
+                        "stray end tag </\(name)> ignored"
+                    }
+                note(Problem(.warning, message, line: line, column: column))
             }
         case Int(XML_ERR_TAG_NOT_FINISHED.rawValue), Int(XML_NS_ERR_UNDEFINED_NAMESPACE.rawValue), Int(XML_ERR_USER_STOP.rawValue):
             break  // reported by the builder as "document ends early" / per prefix / by whoever stopped
@@ -285,9 +308,11 @@ final class XMLStreamParser {
         builder.report(Problem(.warning, "namespace prefix '\(name)' is not declared; \(meaning)", line: at.line, column: at.column))
     }
 
+    /// Whether two element names are the same, regardless of ASCII case (`</title>` closes
+    /// `<Title>` when the document's own case is wrong).
     private static func equal(_ name: UnsafePointer<UInt8>, _ other: UnsafePointer<UInt8>) -> Bool {
         var index = 0
-        while name[index] == other[index] {
+        while folded(name[index]) == folded(other[index]) {
             if name[index] == 0 { return true }
             index += 1
         }
@@ -295,10 +320,15 @@ final class XMLStreamParser {
     }
 
     private static func equal(_ name: UnsafePointer<UInt8>, _ bytes: [UInt8]) -> Bool {
-        for (index, byte) in bytes.enumerated() where name[index] != byte {
+        for (index, byte) in bytes.enumerated() where folded(name[index]) != folded(byte) {
             return false
         }
         return name[bytes.count] == 0
+    }
+
+    @inline(__always)
+    private static func folded(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     // MARK: The SAX handler

@@ -163,6 +163,12 @@ struct FeedParserLeniencyTests {
             xml: "<rss version=\"2.0\"><?xml-stylesheet href=\"a.xsl\"?><channel><item><title>One</title></item></channel></rss>")
         #expect(stylesheet.items.map(\.title) == ["One"])
         #expect(Fixtures.problems(stylesheet, containing: "before the document").isEmpty)
+        // Nor is a declaration inside the feed.
+        let quoted = try Fixtures.parse(
+            xml: "<rss version=\"2.0\"><channel><item><title>One</title><description><![CDATA[<?xml version=\"1.0\"?>]]></description>"
+                + "</item></channel></rss>")
+        #expect(quoted.items.map(\.title) == ["One"])
+        #expect(Fixtures.problems(quoted, containing: "before the document").isEmpty)
     }
 
     /// libxml2 drops `&amp;`, `&lt;` and the other references in text once a document has had a

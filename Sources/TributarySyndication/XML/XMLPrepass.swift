@@ -68,6 +68,9 @@ struct XMLPrepass {
     static func blankingTextBeforeDocument(_ bytes: [UInt8]) -> (bytes: [UInt8], blanked: Int) {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
         guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return (bytes, 0) }
+        // A document that starts as a feed has nothing before it (a `<?xml ` later on would be
+        // inside it, in a CDATA section say).
+        if FormatSniffer.format(of: bytes) != nil { return (bytes, 0) }
         let window = bytes[first..<min(bytes.count, first + 65_536)]
         // `<?xml ` itself, not `<?xml-stylesheet`.
         let pattern: [UInt8] = Array("<?xml".utf8)

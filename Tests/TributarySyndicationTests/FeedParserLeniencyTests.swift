@@ -121,6 +121,19 @@ struct FeedParserLeniencyTests {
         #expect(entries.items.map(\.id) == ["urn:1", "urn:2"])
     }
 
+    /// An Atom link written as text, the RSS way, still gives the entry's and the feed's page.
+    @Test func atomLinkWrittenAsText() throws {
+        let xml = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title><link>https://text.example/</link>
+            <entry><title>One</title><id>urn:1</id><link> https://text.example/1 </link></entry>
+            <entry><title>Two</title><id>urn:2</id><link href="https://text.example/2"/><link>https://text.example/other</link></entry>
+            </feed>
+            """
+        let feed = try Fixtures.parse(xml: xml)
+        #expect(feed.items.map(\.url) == ["https://text.example/1", "https://text.example/2"])
+        #expect(feed.info.homePageURL == "https://text.example/")
+    }
+
     /// XML names are case-sensitive, feeds' authors are not: `<ITEM>`, `<Title>…</title>` and
     /// `<PubDate>` are read as feedparser reads them.
     @Test func elementNamesInAnotherCase() throws {

@@ -58,7 +58,11 @@ extension FeedBuilder {
     /// `link rel href type length title`: the item's page, an enclosure, its comments, or the
     /// feed's home page and own URL.
     private func atomLink(_ element: XMLElement, forItem: Bool) {
-        guard let href = element.attributes.value(.href).map(FeedText.trimmed), !href.isEmpty else { return }
+        guard let href = element.attributes.value(.href).map(FeedText.trimmed), !href.isEmpty else {
+            // Some generators write the URL as the link's text, as RSS does; feedparser reads it.
+            if element.attributes.value(.href) == nil { begin(.atomTextLink, element) }
+            return
+        }
         let url = FeedText.resolve(href, against: currentBase)
         var rel = FeedText.keyword(element.attributes.value(.rel))
         if rel.hasPrefix("http://www.iana.org/assignments/relation/") { rel = String(rel.dropFirst(41)) }

@@ -9,6 +9,8 @@ struct Capture {
         case title(TextKind, fallback: Bool)
         /// RSS `link` text.
         case link
+        /// An Atom `link` written with its URL as text: an alternate link like one with `href`.
+        case atomTextLink
         /// RSS `guid`.
         case guid(permaLink: Bool)
         /// Atom `id`.

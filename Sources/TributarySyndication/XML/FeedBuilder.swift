@@ -378,11 +378,15 @@ final class FeedBuilder {
             } else {
                 feed.title = title
             }
-        case .link:
+        case .link, .atomTextLink:
             guard !value.isEmpty else { return }
             let url = FeedText.resolve(value, against: open.base)
             if open.forItem {
-                if item?.link == nil { item?.link = url }
+                if case .atomTextLink = open.field {
+                    item?.alternates.append((url, nil))
+                } else if item?.link == nil {
+                    item?.link = url
+                }
             } else if feed.homePage == nil {
                 feed.homePage = url
             }

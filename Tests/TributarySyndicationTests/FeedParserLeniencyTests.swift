@@ -27,6 +27,24 @@ struct FeedParserLeniencyTests {
         #expect(first.column == 20)
     }
 
+    /// HTML's legacy references without a semicolon are read as browsers read them, in text and
+    /// in lifted content alike; a name followed by `=` (a URL's parameter) or by more letters is not one.
+    @Test func legacyReferencesWithoutSemicolon() throws {
+        let xml = """
+            <rss version="2.0"><channel><title>Tom &amp Jerry &copy 2024</title>
+            <item><title>Caf&eacute au lait &lt 3</title><link>https://legacy.example/?a=1&copy=2&param=3&amp=4</link>
+            <description>Fish &amp chips&nbsp;&pound 5 &para.</description></item>
+            </channel></rss>
+            """
+        let feed = try Fixtures.parse(xml: xml)
+        #expect(feed.info.title == "Tom & Jerry © 2024")
+        let item = try #require(feed.items.first)
+        #expect(item.title == "Café au lait < 3")
+        #expect(item.url == "https://legacy.example/?a=1&copy=2&param=3&amp=4")
+        #expect(item.contentHTML == "Fish & chips\u{A0}£ 5 &para.")
+        #expect(Fixtures.problems(feed, containing: "undeclared entities replaced (&amp, &copy, &eacute, &lt, &nbsp;, …)").count == 1)
+    }
+
     @Test func truncatedMidItem() throws {
         let feed = try Fixtures.parse("broken-truncated.xml")
         #expect(feed.items.map(\.title) == ["Complete item", "Cut in the middle"])

@@ -6,6 +6,24 @@ enum HTMLEntities {
         table[name]
     }
 
+    /// The code point of a reference browsers read without its semicolon (HTML's legacy
+    /// names: ISO-8859-1's characters, `amp`, `lt`, `gt`, `quot` and a few in capitals).
+    static func legacyCodePoint(named name: String) -> UInt32? {
+        guard legacy.contains(name) else { return nil }
+        return table[name] ?? table[name.lowercased()]
+    }
+
+    private static let legacy: Set<String> = [
+        "AElig", "AMP", "Aacute", "Acirc", "Agrave", "Aring", "Atilde", "Auml", "COPY", "Ccedil", "ETH", "Eacute", "Ecirc", "Egrave",
+        "Euml", "GT", "Iacute", "Icirc", "Igrave", "Iuml", "LT", "Ntilde", "Oacute", "Ocirc", "Ograve", "Oslash", "Otilde", "Ouml",
+        "QUOT", "REG", "THORN", "Uacute", "Ucirc", "Ugrave", "Uuml", "Yacute", "aacute", "acirc", "acute", "aelig", "agrave", "amp",
+        "aring", "atilde", "auml", "brvbar", "ccedil", "cedil", "cent", "copy", "curren", "deg", "divide", "eacute", "ecirc", "egrave",
+        "eth", "euml", "frac12", "frac14", "frac34", "gt", "iacute", "icirc", "iexcl", "igrave", "iquest", "iuml", "laquo", "lt",
+        "macr", "micro", "middot", "nbsp", "not", "ntilde", "oacute", "ocirc", "ograve", "ordf", "ordm", "oslash", "otilde", "ouml",
+        "para", "plusmn", "pound", "quot", "raquo", "reg", "sect", "shy", "sup1", "sup2", "sup3", "szlig", "thorn", "times", "uacute",
+        "ucirc", "ugrave", "uml", "uuml", "yacute", "yen", "yuml",
+    ]
+
     private static let table: [String: UInt32] = [
         "AElig": 198, "Aacute": 193, "Acirc": 194, "Agrave": 192, "Alpha": 913, "Aring": 197, "Atilde": 195, "Auml": 196, "Beta": 914,
         "Ccedil": 199, "Chi": 935, "Dagger": 8225, "Delta": 916, "ETH": 208, "Eacute": 201, "Ecirc": 202, "Egrave": 200,

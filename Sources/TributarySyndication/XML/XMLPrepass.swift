@@ -332,6 +332,15 @@ private struct Pass {
         let nameStart = index
         while index < count, index - nameStart <= 64, Pass.isNameCharacter(bytes[index]) { index += 1 }
         guard index < count, bytes[index] == semicolon, index - nameStart <= 64 else {
+            // HTML's legacy references, which browsers read without a semicolon (`&copy 2024`,
+            // `Tom &amp Jerry`); not before `=`, so `?a=1&copy=2` in a URL stays as written.
+            if index - nameStart <= 6, index == count || bytes[index] != UInt8(ascii: "=") {
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<index]), as: UTF8.self)
+                if let codePoint = HTMLEntities.legacyCodePoint(named: name) {
+                    if let offset { undeclared.note(offset, name: "&\(name)") }
+                    return (index, Pass.characterReference(codePoint, length: index - start))
+                }
+            }
             if let offset { bare.note(offset) }
             return (start + 1, Array("&amp;".utf8))
         }

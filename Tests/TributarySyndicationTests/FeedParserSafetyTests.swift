@@ -7,41 +7,29 @@ import TributarySyndication
 struct FeedParserSafetyTests {
     private typealias Fixtures = FeedParserFixtures
 
-    /// Runs `body` and returns how long it took, in seconds.
-    private func seconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = ContinuousClock.now
-        try body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
-
-    @Test func billionLaughsIsRefusedQuickly() throws {
+    /// Refused by the prepass's expansion budget, before libxml2 sees a byte: the work is bounded
+    /// by that budget, not by the document (speed itself is the benchmarks' business, not a test's).
+    @Test func billionLaughsIsRefused() throws {
         let bytes = try Fixtures.bytes("hostile-billion-laughs.xml")
-        let time = seconds {
-            #expect {
-                _ = try Fixtures.parse(bytes: bytes)
-            } throws: { error in
-                (error as? FeedParseError)?.message.contains("entity-expansion attack") == true
-            }
+        #expect {
+            _ = try Fixtures.parse(bytes: bytes)
+        } throws: { error in
+            (error as? FeedParseError)?.message.contains("entity-expansion attack") == true
         }
-        #expect(time < 1)
     }
 
-    @Test func quadraticBlowupIsRefusedQuickly() throws {
+    @Test func quadraticBlowupIsRefused() throws {
         let entity = String(repeating: "a", count: 50_000)
         let references = String(repeating: "&big;", count: 50_000)
         let xml =
             "<?xml version=\"1.0\"?>\n<!DOCTYPE rss [<!ENTITY big \"\(entity)\">]>\n<rss><channel><title>\(references)</title></channel></rss>"
         let bytes = Array(xml.utf8)
-        let time = seconds {
-            #expect {
-                _ = try Fixtures.parse(bytes: bytes)
-            } throws: { error in
-                guard let error = error as? FeedParseError else { return false }
-                return error.message.hasPrefix("refused: entity references expand to more than") && error.line == 3
-            }
+        #expect {
+            _ = try Fixtures.parse(bytes: bytes)
+        } throws: { error in
+            guard let error = error as? FeedParseError else { return false }
+            return error.message.hasPrefix("refused: entity references expand to more than") && error.line == 3
         }
-        #expect(time < 2)
     }
 
     @Test func selfReferencingEntityIsRefused() {
@@ -102,18 +90,18 @@ struct FeedParserSafetyTests {
         #expect(Fixtures.problems(feed, containing: "references to external entities not loaded").count == 1)
     }
 
+    /// The parse stops at the 513th level, in the document's first two kilobytes (the error's
+    /// column says where), instead of reading the other 50 MB.
     @Test func fiftyMegabytesOfNestingFailsFast() throws {
         let bytes = Array(("<rss version=\"2.0\"><channel>" + String(repeating: "<a>", count: (50 << 20) / 3)).utf8)
         let options = FeedParser.Options(source: "deep", maxBytes: 64 << 20)
-        let time = seconds {
-            #expect {
-                _ = try FeedParser(options).parse(bytes)
-            } throws: { error in
-                guard let error = error as? FeedParseError else { return false }
-                return error.message == "refused: elements nested more than 512 deep (a hostile document?)" && error.line == 1
-            }
+        #expect {
+            _ = try FeedParser(options).parse(bytes)
+        } throws: { error in
+            guard let error = error as? FeedParseError else { return false }
+            return error.message == "refused: elements nested more than 512 deep (a hostile document?)" && error.line == 1
+                && (error.column ?? .max) < 2_048
         }
-        #expect(time < 10)
     }
 
     @Test func inputLargerThanTheLimitIsRefused() {

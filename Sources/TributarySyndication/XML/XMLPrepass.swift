@@ -67,28 +67,19 @@ struct XMLPrepass {
     /// were blanked.
     static func blankingTextBeforeDocument(_ bytes: [UInt8]) -> (bytes: [UInt8], blanked: Int) {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return (bytes, 0) }
+        // `<?xml ` itself, not `<?xml-stylesheet`.
+        let pattern: [UInt8] = Array("<?xml".utf8)
+        func isDeclaration(at index: Int) -> Bool {
+            index + 5 < bytes.count && bytes[index] == UInt8(ascii: "<") && bytes[index + 1] == UInt8(ascii: "?")
+                && bytes[index...].starts(with: pattern) && isSpace(bytes[index + 5])
+        }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), !isDeclaration(at: first) else { return (bytes, 0) }
         // A document that starts as a feed has nothing before it (a `<?xml ` later on would be
         // inside it, in a CDATA section say).
         if FormatSniffer.format(of: bytes) != nil { return (bytes, 0) }
         let window = bytes[first..<min(bytes.count, first + 65_536)]
-        // `<?xml ` itself, not `<?xml-stylesheet`.
-        let pattern: [UInt8] = Array("<?xml".utf8)
-        var declaration: Int?
-        var index = first
-        while index + 5 < window.endIndex {
-            if bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?"), bytes[index...].starts(with: pattern),
-                isSpace(bytes[index + 5])
-            {
-                declaration = index
-                break
-            }
-            index += 1
-        }
         var end: Int
-        if declaration == first {
-            return (bytes, 0)
-        } else if let declaration {
+        if let declaration = window.indices.first(where: isDeclaration) {
             end = declaration
         } else if bytes[first] != UInt8(ascii: "<"), let markup = window.firstIndex(of: UInt8(ascii: "<")) {
             end = markup

@@ -205,24 +205,30 @@ enum HTMLFastScanner {
         }
 
         /// The index of the first byte at or after `start` that is not plain text (see
-        /// `isPlainText`), eight bytes at a time where it can; `greaterThan` is set when the
-        /// text before it has a `>`.
+        /// `isPlainText`), sixteen bytes at a time where it can; `greaterThan` is set when the
+        /// text before it has a `>`. A tab, line feed or `>` (plain, but flagged) is stepped over
+        /// and the scan goes on sixteen at a time.
         private static func plainTextEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int, greaterThan: inout Bool) -> Int {
             var index = start
             let count = input.count
-            var greaterThans: UInt64 = 0
-            while index + 8 <= count {
-                let word = ByteScan.word(input, at: index)
-                let special =
-                    ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: UInt8(ascii: "<"))
-                    | ByteScan.mask(of: word, equalTo: UInt8(ascii: "&")) | ByteScan.mask(of: word, equalTo: 0xEF)
-                if special != 0 { break }
-                greaterThans |= ByteScan.mask(of: word, equalTo: UInt8(ascii: ">"))
-                index += 8
-            }
-            var sawGreaterThan = greaterThans != 0
-            while index < count, isPlainText(input[index]) {
-                sawGreaterThan = sawGreaterThan || input[index] == UInt8(ascii: ">")
+            var sawGreaterThan = false
+            while index < count {
+                if index + 16 <= count {
+                    let pair = ByteScan.pair(input, at: index)
+                    // `>`, rare in text, is flagged too and noted below.
+                    let special =
+                        ByteScan.mask(of: pair, below: 0x20) | ByteScan.mask(of: pair, equalTo: UInt8(ascii: "<"))
+                        | ByteScan.mask(of: pair, equalTo: UInt8(ascii: "&")) | ByteScan.mask(of: pair, equalTo: 0xEF)
+                        | ByteScan.mask(of: pair, equalTo: UInt8(ascii: ">"))
+                    guard ByteScan.any(special) else {
+                        index += 16
+                        continue
+                    }
+                    index += ByteScan.firstFlag(special)
+                }
+                let byte = input[index]
+                guard isPlainText(byte) else { break }
+                if byte == UInt8(ascii: ">") { sawGreaterThan = true }
                 index += 1
             }
             if sawGreaterThan { greaterThan = true }

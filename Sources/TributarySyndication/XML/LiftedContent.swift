@@ -133,32 +133,29 @@ final class LiftedContent {
         var written = 0
         var references = 0
         var lineFeeds = 0
-        var lineCharacters = 0
+        var lastLineStart = 0
         func flush(to end: Int) {
             guard copied < end, let source = text.baseAddress, let target = output.baseAddress else { return }
             (target + written).update(from: source + copied, count: end - copied)
             written += end - copied
         }
         while index < count {
-            if index + 8 <= count {
-                let word = ByteScan.word(text, at: index)
+            if index + 16 <= count {
+                let pair = ByteScan.pair(text, at: index)
                 let special =
-                    ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: 0x26) | ByteScan.mask(of: word, equalTo: 0x5D)
-                    | ByteScan.mask(of: word, equalTo: 0xEF)
-                if special == 0 {
-                    // Continuation bytes (10xxxxxx) start no character.
-                    let continuations = word & ~(word << 1) & 0x8080_8080_8080_8080
-                    lineCharacters += 8 - continuations.nonzeroBitCount
-                    index += 8
+                    ByteScan.mask(of: pair, below: 0x20) | ByteScan.mask(of: pair, equalTo: 0x26) | ByteScan.mask(of: pair, equalTo: 0x5D)
+                    | ByteScan.mask(of: pair, equalTo: 0xEF)
+                guard ByteScan.any(special) else {
+                    index += 16
                     continue
                 }
+                index += ByteScan.firstFlag(special)
             }
             let byte = text[index]
             if byte == 0x26 {
                 guard let (scalar, end) = reference(at: index, in: text) else { return nil }
                 flush(to: index)
                 written += UTF8Encoding.write(scalar, to: output, at: written)
-                lineCharacters += end - index
                 references += 1
                 index = end
                 copied = end
@@ -166,22 +163,21 @@ final class LiftedContent {
             }
             if byte == 0x0A {
                 lineFeeds += 1
-                lineCharacters = 0
+                lastLineStart = index + 1
             } else if byte < 0x20 {
                 guard byte == 0x09 else { return nil }  // carriage returns and controls
-                lineCharacters += 1
             } else if byte == 0x5D {
                 guard index + 2 >= count || text[index + 1] != 0x5D || text[index + 2] != 0x3E else { return nil }
-                lineCharacters += 1
             } else if byte == 0xEF, index + 2 < count, text[index + 1] == 0xBF, text[index + 2] & 0xFE == 0xBE {
                 return nil
-            } else if byte & 0xC0 != 0x80 {
-                lineCharacters += 1
             }
             index += 1
         }
         flush(to: count)
-        return (written, references, lineFeeds, lineCharacters)
+        // The last line's characters: its bytes but continuation bytes (a reference's bytes are
+        // ASCII, one character each, as libxml2 counts them).
+        let lastLine = UnsafeBufferPointer(rebasing: text[lastLineStart...])
+        return (written, references, lineFeeds, lastLine.count - ByteScan.continuationBytes(in: lastLine))
     }
 
     /// The character of the reference at `index` (an `&`) and the index after it, when it is
@@ -259,12 +255,14 @@ final class LiftedContent {
         var lastLineStart = 0
         var index = 0
         while index < count {
-            if index + 8 <= count {
-                let word = ByteScan.word(content, at: index)
-                if ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: 0xEF) == 0 {
-                    index += 8
+            if index + 16 <= count {
+                let pair = ByteScan.pair(content, at: index)
+                let special = ByteScan.mask(of: pair, below: 0x20) | ByteScan.mask(of: pair, equalTo: 0xEF)
+                guard ByteScan.any(special) else {
+                    index += 16
                     continue
                 }
+                index += ByteScan.firstFlag(special)
             }
             let byte = content[index]
             if byte == 0x0A {

@@ -31,10 +31,12 @@ final class LiftedContent {
     /// One lifted section or text.
     struct Section {
         /// Where the content is: the bytes between `<![CDATA[` and `]]>` in `document`, or the
-        /// decoded text in `texts`.
+        /// decoded text in `texts[text]`.
         var range: Range<Int>
-        /// Whether `range` is in `texts`.
+        /// Whether `range` is in `texts[text]`.
         var isDecoded: Bool
+        /// For text, the index of its decoded bytes in `texts`.
+        var text = 0
         /// For text, where it is in `document`, references and all.
         var source: Range<Int>
         /// The line feeds in the content, which the placeholder repeats.
@@ -54,8 +56,8 @@ final class LiftedContent {
     /// The document the ranges point into (the prepass's input, kept alive for the parse).
     private(set) var document: [UInt8] = []
     private(set) var sections: [Section] = []
-    /// The decoded text of lifted text runs, one after the other.
-    private var texts: [UInt8] = []
+    /// The decoded text of each lifted text run, decoded straight into an array of its own.
+    private var texts: [[UInt8]] = []
     /// The number of the next placeholder libxml2 should report.
     private var next = 0
 
@@ -99,25 +101,21 @@ final class LiftedContent {
         let length = end - textStart
         guard length >= Self.minimumLength, length <= Self.maximumLength else { return (end, nil) }
         // Decoded, the text is never longer: every reference is longer than its character's UTF-8.
-        let decodedStart = texts.count
-        texts.append(contentsOf: repeatElement(0, count: length))
-        let decoded = texts.withUnsafeMutableBufferPointer { output in
-            Self.decode(
-                UnsafeBufferPointer(rebasing: bytes[textStart..<end]), into: UnsafeMutableBufferPointer(rebasing: output[decodedStart...]))
+        var decoded: (written: Int, references: Int, lineFeeds: Int, lineCharacters: Int)?
+        let text = [UInt8](unsafeUninitializedCapacity: length) { output, initialized in
+            decoded = Self.decode(UnsafeBufferPointer(rebasing: bytes[textStart..<end]), into: output)
+            initialized = decoded?.written ?? 0
         }
-        guard let decoded, decoded.references > 0 else {
-            texts.removeSubrange(decodedStart...)
-            return (end, nil)
-        }
-        texts.removeSubrange((decodedStart + decoded.written)...)
+        guard let decoded, decoded.references > 0 else { return (end, nil) }
+        texts.append(text)
         var placeholder = Self.marker + Array(String(sections.count).utf8)
         // The placeholder's columns: `<![CDATA[`, the bytes after its last line feed, `]]>`.
         let shift = decoded.lineCharacters - (decoded.lineFeeds == 0 ? 9 + placeholder.count + 3 : 3)
         placeholder += repeatElement(0x0A, count: decoded.lineFeeds)
         sections.append(
             Section(
-                range: decodedStart..<texts.count, isDecoded: true, source: textStart..<end, lineFeeds: decoded.lineFeeds,
-                columnShift: shift))
+                range: 0..<text.count, isDecoded: true, text: texts.count - 1, source: textStart..<end,
+                lineFeeds: decoded.lineFeeds, columnShift: shift))
         return (end, (textStart, placeholder))
     }
 
@@ -240,7 +238,7 @@ final class LiftedContent {
 
     /// Calls `body` with the content of a section: the lifted bytes, decoded when they were text.
     func withContent(of section: Section, _ body: (UnsafePointer<UInt8>, Int) -> Void) {
-        (section.isDecoded ? texts : document).withUnsafeBufferPointer { bytes in
+        (section.isDecoded ? texts[section.text] : document).withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return }
             body(base + section.range.lowerBound, section.range.count)
         }

@@ -13,16 +13,26 @@ enum JSONEscaping {
         var runStart = 0
         var index = 0
         while index < count {
-            if index + 16 <= count {
-                // Two words at once, in one vector register (SSE2 on x86-64); lanes are read
-                // little-endian, first byte lowest, as on every platform Tributary builds for.
+            if index + 32 <= count {
+                // Two words at once, in one vector register (SSE2 on x86-64), two registers per
+                // round; lanes are read little-endian, first byte lowest, as on every platform
+                // Tributary builds for.
+                let first = flagged(UnsafeRawPointer(base + index).loadUnaligned(as: SIMD2<UInt64>.self))
+                let second = flagged(UnsafeRawPointer(base + index + 16).loadUnaligned(as: SIMD2<UInt64>.self))
+                let both = first | second
+                if both[0] | both[1] == 0 {
+                    index += 32
+                    continue
+                }
+                // Straight to the first flagged byte (the lowest flag of each word is exact).
+                index += first[0] | first[1] != 0 ? firstFlag(first) : 16 + firstFlag(second)
+            } else if index + 16 <= count {
                 let flags = flagged(UnsafeRawPointer(base + index).loadUnaligned(as: SIMD2<UInt64>.self))
                 if flags[0] | flags[1] == 0 {
                     index += 16
                     continue
                 }
-                // Straight to the first flagged byte (the lowest flag of each word is exact).
-                index += flags[0] != 0 ? flags[0].trailingZeroBitCount >> 3 : 8 + flags[1].trailingZeroBitCount >> 3
+                index += firstFlag(flags)
             } else if index + 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 let flags = flagged(word)
@@ -92,6 +102,12 @@ enum JSONEscaping {
         }
         let below = (words &- ones &* 0x20) & ~words & highs
         return below | has(0x22) | has(0x5C) | has(0xE2)
+    }
+
+    /// The offset (0–15) of the first flagged byte of two words' flags, when there is one.
+    @inline(__always)
+    private static func firstFlag(_ flags: SIMD2<UInt64>) -> Int {
+        flags[0] != 0 ? flags[0].trailingZeroBitCount >> 3 : 8 + flags[1].trailingZeroBitCount >> 3
     }
 
     @inline(__always)

@@ -25,6 +25,12 @@ public final class CurlFetcher: Fetcher {
     /// The libcurl version in use, e.g. `7.88.1`.
     public static var libraryVersion: String { CurlMultiLoop.libraryVersion }
 
+    /// A `file:` URL's bytes, read as `fetch` reads them (same limit and errors) but straight
+    /// into an array; see `FileFetcher.bytes(_:)`.
+    public func fileBytes(_ request: FetchRequest) throws(FetchError) -> [UInt8] {
+        try files.bytes(request)
+    }
+
     /// Performs the request, retrying transient failures (connection errors, timeouts, 408, 429
     /// and 5xx) with exponential backoff and jitter, honouring `Retry-After` up to the limit.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {

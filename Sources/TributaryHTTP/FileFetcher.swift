@@ -1,6 +1,10 @@
 import Foundation
 public import TributaryCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads `file:` URLs for sources that point at local files, with the same size limit and
 /// errors as network fetches.
 public struct FileFetcher: Fetcher {
@@ -14,6 +18,13 @@ public struct FileFetcher: Fetcher {
 
     /// Reads the file; a missing or unreadable file, a folder, or one over the limit is an error.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+        FetchResponse(url: request.url, status: 200, headers: [], body: Data(try bytes(request)))
+    }
+
+    /// `fetch(_:)`'s body as an array, for a caller that reads the bytes themselves (the feed
+    /// parser): read straight into an array of the file's size, not into a `Data` that grows as
+    /// it reads and is then copied.
+    public func bytes(_ request: FetchRequest) throws(FetchError) -> [UInt8] {
         let url = request.url
         guard url.isFileURL else {
             throw FetchError(url: url.absoluteString, reason: .unsupportedScheme(url.scheme ?? ""))
@@ -31,16 +42,41 @@ public struct FileFetcher: Fetcher {
             throw FetchError(url: path, reason: .fileUnreadable("permission denied"))
         }
         defer { try? handle.close() }
-        let data: Data
-        do {
-            // Read one byte past the limit to tell "exactly at the limit" from "over it".
-            data = try handle.read(upToCount: limit + 1) ?? Data()
-        } catch {
-            throw FetchError(url: path, reason: .fileUnreadable(error.localizedDescription))
+        let descriptor = handle.fileDescriptor
+        var status = stat()
+        // Read one byte past the limit to tell "exactly at the limit" from "over it". The size
+        // is a hint: a file that grew, or one that reports none (`/proc`), is read on in pieces.
+        let size = fstat(descriptor, &status) == 0 ? max(Int(status.st_size), 0) : 0
+        var failure: Int32 = 0
+        func readAll(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+            var filled = 0
+            while filled < buffer.count {
+                let count = read(descriptor, buffer.baseAddress.unsafelyUnwrapped + filled, buffer.count - filled)
+                if count < 0, errno == EINTR { continue }
+                if count < 0 { failure = errno }
+                if count <= 0 { break }
+                filled += count
+            }
+            return filled
         }
-        guard data.count <= limit else {
+        let capacity = min(size, limit) + 1
+        var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in initialized = readAll(into: buffer) }
+        // The rare file longer than its size said: the rest in pieces.
+        var piece: [UInt8] = []
+        while failure == 0, bytes.count == capacity || !piece.isEmpty, bytes.count <= limit {
+            if piece.isEmpty { piece = [UInt8](repeating: 0, count: 1 << 16) }
+            let count = piece.withUnsafeMutableBufferPointer {
+                readAll(into: UnsafeMutableBufferPointer(rebasing: $0[..<min($0.count, limit + 1 - bytes.count)]))
+            }
+            if count == 0 { break }
+            bytes += piece[..<count]
+        }
+        if failure != 0 {
+            throw FetchError(url: path, reason: .fileUnreadable(String(cString: strerror(failure))))
+        }
+        guard bytes.count <= limit else {
             throw FetchError(url: path, reason: .tooLarge(limit: limit))
         }
-        return FetchResponse(url: url, status: 200, headers: [], body: data)
+        return bytes
     }
 }

@@ -22,6 +22,31 @@ struct FileFetcherTests {
         #expect(response.body.count == 100)
     }
 
+    @Test("a file is read whole up to its limit, and refused one byte over it")
+    func bytesUpToTheLimit() throws {
+        let folder = try TemporaryDirectory()
+        for count in [0, 1, 100, 70_000] {
+            let path = try folder.write(String(repeating: "x\u{4E2D}", count: count), to: "file\(count).txt")
+            let contents = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(contents.count == 4 * count)
+            for limit in [nil, 100, 4 * count, 4 * count - 1] where limit ?? 0 >= 0 {
+                let request = FetchRequest(url: URL(fileURLWithPath: path), maxBytes: limit)
+                if contents.count <= limit ?? Int.max {
+                    #expect(try FileFetcher().bytes(request) == Array(contents), "\(count) \(String(describing: limit))")
+                } else {
+                    #expect(throws: FetchError(url: path, reason: .tooLarge(limit: limit ?? 0))) { try FileFetcher().bytes(request) }
+                }
+            }
+        }
+    }
+
+    @Test("a file that reports no size (in /proc) is read to its end")
+    func fileWithoutASize() throws {
+        let bytes = try FileFetcher().bytes(FetchRequest(url: URL(fileURLWithPath: "/proc/self/status")))
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("Name:"))
+        #expect(bytes.last == 0x0A)
+    }
+
     @Test(arguments: [
         ("missing", "cannot read file: no such file"),
         ("folder", "cannot read file: it is a folder"),

@@ -38,8 +38,8 @@ struct ByteWriterTests {
         #expect(writer.finish() == JSONWriter.bytes(from: expected, style: .pretty))
     }
 
-    /// Long strings put every special byte at every offset of the eight-byte words the escaper
-    /// skips; the result must equal a scalar-by-scalar escape.
+    /// Long strings put every special byte at every offset of the sixteen- and eight-byte runs
+    /// the escaper skips; the result must equal a scalar-by-scalar escape.
     @Test("the word-at-a-time escaper equals a character-by-character one on generated strings")
     func escaperMatchesReference() throws {
         var rng = SplitMix64(state: 0xE5CA_9E)

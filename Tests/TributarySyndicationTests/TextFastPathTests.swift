@@ -101,6 +101,35 @@ struct TextFastPathTests {
         }
     }
 
+    @Test("the UTF-8 scan checks every character of a run of three-byte ones, to the last byte of the slice")
+    func utf8ScanOfThreeByteRuns() {
+        for count in 0..<12 {
+            let run = Array(String(repeating: "中", count: count).utf8)
+            #expect(UTF8Validation.scan((run + [0xFF])[..<run.count]).isValid, "\(count)")
+            guard count > 0 else { continue }
+            // A character cut short at the end, or one the quick test must not pass anywhere in the run.
+            #expect(!UTF8Validation.scan(run.dropLast()).isValid, "\(count)")
+            #expect(!UTF8Validation.scan(run.dropLast(2)).isValid, "\(count)")
+            for bad: [UInt8] in [[0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xE4, 0xB8, 0x41], [0xE4, 0x41, 0xAD]] {
+                for position in 0..<count {
+                    var bytes = run
+                    bytes.replaceSubrange(3 * position..<3 * position + 3, with: bad)
+                    #expect(!UTF8Validation.scan(bytes[...]).isValid, "\(count) \(position) \(bad)")
+                }
+            }
+        }
+    }
+
+    @Test("continuation bytes are counted sixteen at a time as one by one, past 255 rounds too")
+    func continuationBytes() {
+        let long = String(repeating: "中a é", count: 1_500)
+        for text in Self.texts + [long, long + "x", String(long.dropFirst(7))] {
+            let bytes = Array(text.utf8)
+            let counted = bytes.withUnsafeBufferPointer { ByteScan.continuationBytes(in: $0) }
+            #expect(counted == bytes.filter { $0 & 0xC0 == 0x80 }.count, "\(text.debugDescription)")
+        }
+    }
+
     @Test("URL values the sanitizer writes as they are are those the URL policy keeps unchanged")
     func plainWebURLs() {
         var random = SeededGenerator(seed: 0x0A11)

@@ -117,20 +117,29 @@ private struct ParseTask: Sendable {
     func run(_ input: String) async -> Outcome {
         var outcome = Outcome()
         let url = URLResolver.resolve(input, against: directory)
-        let response: FetchResponse
+        let body: [UInt8]
+        var documentURL: URL?
+        var charset: String?
         do {
-            response = try await fetcher.fetch(FetchRequest(url: url))
-            guard (200..<300).contains(response.status) else { throw FetchError(url: input, reason: .httpStatus(response.status)) }
+            if url.isFileURL {
+                // Read straight into the array the parser takes, without a `Data` to copy.
+                body = try fetcher.fileBytes(FetchRequest(url: url))
+            } else {
+                let response = try await fetcher.fetch(FetchRequest(url: url))
+                guard (200..<300).contains(response.status) else { throw FetchError(url: input, reason: .httpStatus(response.status)) }
+                body = [UInt8](response.body)
+                documentURL = response.url
+                charset = response.charset
+            }
         } catch {
             outcome.diagnostics.append("\(input): error: \(error)")
             outcome.failed = true
             return outcome
         }
         let options = FeedParser.Options(
-            source: input, documentURL: url.isFileURL ? nil : response.url, charset: response.charset, timeZone: zone, now: now,
-            sanitize: sanitize)
+            source: input, documentURL: documentURL, charset: charset, timeZone: zone, now: now, sanitize: sanitize)
         do {
-            let parsed = try FeedParser(options).parse([UInt8](response.body))
+            let parsed = try FeedParser(options).parse(body)
             if !quiet {
                 for problem in parsed.problems {
                     outcome.diagnostics.append("\(input):" + (problem.line == nil ? " " : "") + problem.description)

@@ -44,6 +44,13 @@ enum UTF8Validation {
                     base[index + 2] & 0xC0 == 0x80
                 {
                     index += 3
+                    // A run of them (CJK text) stays here, a character per four-byte load.
+                    while index + 4 <= count {
+                        let bytes = UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))
+                        let next = UInt8(truncatingIfNeeded: bytes)
+                        guard bytes & 0x00C0_C0F0 == 0x0080_80E0, next != 0xE0, next != 0xED else { break }
+                        index += 3
+                    }
                     continue
                 }
                 let length: Int

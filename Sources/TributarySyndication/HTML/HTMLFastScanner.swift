@@ -205,24 +205,31 @@ enum HTMLFastScanner {
         }
 
         /// The index of the first byte at or after `start` that is not plain text (see
-        /// `isPlainText`), eight bytes at a time where it can; `greaterThan` is set when the
-        /// text before it has a `>`.
+        /// `isPlainText`), sixteen bytes at a time where it can; `greaterThan` is set when the
+        /// text before it has a `>`. A tab, line feed or `>` (plain, but flagged) is stepped over
+        /// and the scan goes on sixteen at a time.
         private static func plainTextEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int, greaterThan: inout Bool) -> Int {
             var index = start
             let count = input.count
-            var greaterThans: UInt64 = 0
-            while index + 8 <= count {
-                let word = ByteScan.word(input, at: index)
-                let special =
-                    ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: UInt8(ascii: "<"))
-                    | ByteScan.mask(of: word, equalTo: UInt8(ascii: "&")) | ByteScan.mask(of: word, equalTo: 0xEF)
-                if special != 0 { break }
-                greaterThans |= ByteScan.mask(of: word, equalTo: UInt8(ascii: ">"))
-                index += 8
-            }
-            var sawGreaterThan = greaterThans != 0
-            while index < count, isPlainText(input[index]) {
-                sawGreaterThan = sawGreaterThan || input[index] == UInt8(ascii: ">")
+            var sawGreaterThan = false
+            while index < count {
+                if index + 16 <= count {
+                    let pair = ByteScan.pair(input, at: index)
+                    // `>`, rare in text, is flagged too and noted below.
+                    // `<` (0x3C) and `>` (0x3E) are the bytes that read 0x3E with 0x02 set.
+                    let special =
+                        ByteScan.mask(of: pair, below: 0x20)
+                        | ByteScan.mask(of: pair | ByteScan.Pair(repeating: 0x0202_0202_0202_0202), equalTo: 0x3E)
+                        | ByteScan.mask(of: pair, equalTo: UInt8(ascii: "&")) | ByteScan.mask(of: pair, equalTo: 0xEF)
+                    guard ByteScan.any(special) else {
+                        index += 16
+                        continue
+                    }
+                    index += ByteScan.firstFlag(special)
+                }
+                let byte = input[index]
+                guard isPlainText(byte) else { break }
+                if byte == UInt8(ascii: ">") { sawGreaterThan = true }
                 index += 1
             }
             if sawGreaterThan { greaterThan = true }
@@ -233,6 +240,12 @@ enum HTMLFastScanner {
         /// and line feed, or 0xEF (which may start U+FFFE or U+FFFF).
         private static func isPlainText(_ byte: UInt8) -> Bool {
             byte >= 0x20 ? byte != UInt8(ascii: "<") && byte != UInt8(ascii: "&") && byte != 0xEF : byte == 0x09 || byte == 0x0A
+        }
+
+        /// Bytes of a quoted attribute value that stand for themselves: not the quote, `&`, `<`,
+        /// a C0 control or 0xEF (the checks of the value loop, which sees those).
+        private static func isPlainValue(_ byte: UInt8, quote: UInt8) -> Bool {
+            byte >= 0x20 && byte != quote && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != 0xEF
         }
 
         /// U+FFFE or U+FFFF (EF BF BE, EF BF BF) at `index`.
@@ -391,8 +404,11 @@ enum HTMLFastScanner {
                     guard byte >= 0x20 || byte == 0x09 || byte == 0x0A, byte != UInt8(ascii: "<"),
                         byte != 0xEF || !Self.isNonCharacter(input, at: cursor)
                     else { return nil }
-                    scratch.append(byte)
+                    // The bytes up to the next one to look at closely, appended at once.
+                    let run = cursor
                     cursor += 1
+                    while cursor < count, Self.isPlainValue(input[cursor], quote: quote) { cursor += 1 }
+                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: input[run..<cursor]))
                 }
                 guard cursor < count else { return nil }
                 cursor += 1

@@ -79,8 +79,17 @@ final class HTMLPlainTextSink: HTMLSAXSink {
             while index < count {
                 let byte = text[index]
                 if Self.isPlain(byte) {
+                    // A single space between plain bytes stays as it is, so a sentence is one run.
                     var end = index + 1
-                    while end < count, Self.isPlain(text[end]) { end += 1 }
+                    while end < count {
+                        if Self.isPlain(text[end]) {
+                            end += 1
+                        } else if text[end] == 0x20, end + 1 < count, Self.isPlain(text[end + 1]) {
+                            end += 2
+                        } else {
+                            break
+                        }
+                    }
                     appendVisible(UnsafeBufferPointer(rebasing: text[index..<end]))
                     index = end
                 } else if byte <= 0x20 {

@@ -13,12 +13,19 @@ final class HTMLSanitizingSink: HTMLSAXSink {
     @exclusivity(unchecked) private var state: State
 
     init(baseURL: URL?, inputSize: Int, closesVoidElements: Bool = false) {
-        state = State(baseURL: baseURL, writer: HTMLByteWriter(capacity: inputSize), closesVoidElements: closesVoidElements)
+        state = State(
+            baseURL: baseURL, writer: HTMLByteWriter(capacity: Self.outputCapacity(inputSize)), closesVoidElements: closesVoidElements)
     }
 
     /// A sink that resolves with `resolver` (and its base).
     init(resolver: HTMLURLResolver, inputSize: Int) {
-        state = State(baseURL: resolver.baseURL, resolver: resolver, writer: HTMLByteWriter(capacity: inputSize))
+        state = State(baseURL: resolver.baseURL, resolver: resolver, writer: HTMLByteWriter(capacity: Self.outputCapacity(inputSize)))
+    }
+
+    /// Room for the output of `inputSize` bytes of input: the output is often a little longer
+    /// (`&` escaped again, relative URLs made absolute), and growing the buffer once copies all of it.
+    private static func outputCapacity(_ inputSize: Int) -> Int {
+        inputSize + inputSize / 8 + 256
     }
 
     /// The output, with every element still open closed.

@@ -31,10 +31,12 @@ final class LiftedContent {
     /// One lifted section or text.
     struct Section {
         /// Where the content is: the bytes between `<![CDATA[` and `]]>` in `document`, or the
-        /// decoded text in `texts`.
+        /// decoded text in `texts[text]`.
         var range: Range<Int>
-        /// Whether `range` is in `texts`.
+        /// Whether `range` is in `texts[text]`.
         var isDecoded: Bool
+        /// For text, the index of its decoded bytes in `texts`.
+        var text = 0
         /// For text, where it is in `document`, references and all.
         var source: Range<Int>
         /// The line feeds in the content, which the placeholder repeats.
@@ -54,8 +56,8 @@ final class LiftedContent {
     /// The document the ranges point into (the prepass's input, kept alive for the parse).
     private(set) var document: [UInt8] = []
     private(set) var sections: [Section] = []
-    /// The decoded text of lifted text runs, one after the other.
-    private var texts: [UInt8] = []
+    /// The decoded text of each lifted text run, decoded straight into an array of its own.
+    private var texts: [[UInt8]] = []
     /// The number of the next placeholder libxml2 should report.
     private var next = 0
 
@@ -99,25 +101,21 @@ final class LiftedContent {
         let length = end - textStart
         guard length >= Self.minimumLength, length <= Self.maximumLength else { return (end, nil) }
         // Decoded, the text is never longer: every reference is longer than its character's UTF-8.
-        let decodedStart = texts.count
-        texts.append(contentsOf: repeatElement(0, count: length))
-        let decoded = texts.withUnsafeMutableBufferPointer { output in
-            Self.decode(
-                UnsafeBufferPointer(rebasing: bytes[textStart..<end]), into: UnsafeMutableBufferPointer(rebasing: output[decodedStart...]))
+        var decoded: (written: Int, references: Int, lineFeeds: Int, lineCharacters: Int)?
+        let text = [UInt8](unsafeUninitializedCapacity: length) { output, initialized in
+            decoded = Self.decode(UnsafeBufferPointer(rebasing: bytes[textStart..<end]), into: output)
+            initialized = decoded?.written ?? 0
         }
-        guard let decoded, decoded.references > 0 else {
-            texts.removeSubrange(decodedStart...)
-            return (end, nil)
-        }
-        texts.removeSubrange((decodedStart + decoded.written)...)
+        guard let decoded, decoded.references > 0 else { return (end, nil) }
+        texts.append(text)
         var placeholder = Self.marker + Array(String(sections.count).utf8)
         // The placeholder's columns: `<![CDATA[`, the bytes after its last line feed, `]]>`.
         let shift = decoded.lineCharacters - (decoded.lineFeeds == 0 ? 9 + placeholder.count + 3 : 3)
         placeholder += repeatElement(0x0A, count: decoded.lineFeeds)
         sections.append(
             Section(
-                range: decodedStart..<texts.count, isDecoded: true, source: textStart..<end, lineFeeds: decoded.lineFeeds,
-                columnShift: shift))
+                range: 0..<text.count, isDecoded: true, text: texts.count - 1, source: textStart..<end,
+                lineFeeds: decoded.lineFeeds, columnShift: shift))
         return (end, (textStart, placeholder))
     }
 
@@ -133,32 +131,29 @@ final class LiftedContent {
         var written = 0
         var references = 0
         var lineFeeds = 0
-        var lineCharacters = 0
+        var lastLineStart = 0
         func flush(to end: Int) {
             guard copied < end, let source = text.baseAddress, let target = output.baseAddress else { return }
             (target + written).update(from: source + copied, count: end - copied)
             written += end - copied
         }
         while index < count {
-            if index + 8 <= count {
-                let word = ByteScan.word(text, at: index)
+            if index + 16 <= count {
+                let pair = ByteScan.pair(text, at: index)
                 let special =
-                    ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: 0x26) | ByteScan.mask(of: word, equalTo: 0x5D)
-                    | ByteScan.mask(of: word, equalTo: 0xEF)
-                if special == 0 {
-                    // Continuation bytes (10xxxxxx) start no character.
-                    let continuations = word & ~(word << 1) & 0x8080_8080_8080_8080
-                    lineCharacters += 8 - continuations.nonzeroBitCount
-                    index += 8
+                    ByteScan.mask(of: pair, below: 0x20) | ByteScan.mask(of: pair, equalTo: 0x26) | ByteScan.mask(of: pair, equalTo: 0x5D)
+                    | ByteScan.mask(of: pair, equalTo: 0xEF)
+                guard ByteScan.any(special) else {
+                    index += 16
                     continue
                 }
+                index += ByteScan.firstFlag(special)
             }
             let byte = text[index]
             if byte == 0x26 {
                 guard let (scalar, end) = reference(at: index, in: text) else { return nil }
                 flush(to: index)
                 written += UTF8Encoding.write(scalar, to: output, at: written)
-                lineCharacters += end - index
                 references += 1
                 index = end
                 copied = end
@@ -166,22 +161,21 @@ final class LiftedContent {
             }
             if byte == 0x0A {
                 lineFeeds += 1
-                lineCharacters = 0
+                lastLineStart = index + 1
             } else if byte < 0x20 {
                 guard byte == 0x09 else { return nil }  // carriage returns and controls
-                lineCharacters += 1
             } else if byte == 0x5D {
                 guard index + 2 >= count || text[index + 1] != 0x5D || text[index + 2] != 0x3E else { return nil }
-                lineCharacters += 1
             } else if byte == 0xEF, index + 2 < count, text[index + 1] == 0xBF, text[index + 2] & 0xFE == 0xBE {
                 return nil
-            } else if byte & 0xC0 != 0x80 {
-                lineCharacters += 1
             }
             index += 1
         }
         flush(to: count)
-        return (written, references, lineFeeds, lineCharacters)
+        // The last line's characters: its bytes but continuation bytes (a reference's bytes are
+        // ASCII, one character each, as libxml2 counts them).
+        let lastLine = UnsafeBufferPointer(rebasing: text[lastLineStart...])
+        return (written, references, lineFeeds, lastLine.count - ByteScan.continuationBytes(in: lastLine))
     }
 
     /// The character of the reference at `index` (an `&`) and the index after it, when it is
@@ -244,7 +238,7 @@ final class LiftedContent {
 
     /// Calls `body` with the content of a section: the lifted bytes, decoded when they were text.
     func withContent(of section: Section, _ body: (UnsafePointer<UInt8>, Int) -> Void) {
-        (section.isDecoded ? texts : document).withUnsafeBufferPointer { bytes in
+        (section.isDecoded ? texts[section.text] : document).withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return }
             body(base + section.range.lowerBound, section.range.count)
         }
@@ -259,12 +253,14 @@ final class LiftedContent {
         var lastLineStart = 0
         var index = 0
         while index < count {
-            if index + 8 <= count {
-                let word = ByteScan.word(content, at: index)
-                if ByteScan.mask(of: word, below: 0x20) | ByteScan.mask(of: word, equalTo: 0xEF) == 0 {
-                    index += 8
+            if index + 16 <= count {
+                let pair = ByteScan.pair(content, at: index)
+                let special = ByteScan.mask(of: pair, below: 0x20) | ByteScan.mask(of: pair, equalTo: 0xEF)
+                guard ByteScan.any(special) else {
+                    index += 16
                     continue
                 }
+                index += ByteScan.firstFlag(special)
             }
             let byte = content[index]
             if byte == 0x0A {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 public import TributaryCore
 
 /// The production fetcher: libcurl's multi interface driven by one dedicated thread, exposed as
@@ -8,18 +9,28 @@ public import TributaryCore
 public final class CurlFetcher: Fetcher {
     /// The settings it was made with.
     public let settings: HTTPSettings
-    private let loop: CurlMultiLoop
+    /// The transfer thread and libcurl itself start with the first HTTP request, so that a
+    /// process that only reads files never loads libcurl.
+    private let started = Mutex<CurlMultiLoop?>(nil)
     private let files: FileFetcher
 
-    /// Starts the transfer thread.
+    /// A fetcher; its transfer thread starts when it is first asked for a URL.
     public init(settings: HTTPSettings = HTTPSettings()) {
         self.settings = settings
-        self.loop = CurlMultiLoop(settings: settings)
         self.files = FileFetcher(defaultMaxBytes: settings.defaultMaxBytes)
     }
 
     deinit {
-        loop.shutdown()
+        started.withLock { $0?.shutdown() }
+    }
+
+    private var loop: CurlMultiLoop {
+        started.withLock { started in
+            if let loop = started { return loop }
+            let loop = CurlMultiLoop(settings: settings)
+            started = loop
+            return loop
+        }
     }
 
     /// The libcurl version in use, e.g. `7.88.1`.
@@ -66,8 +77,8 @@ public final class CurlFetcher: Fetcher {
 
     /// One attempt, cancelled with the task.
     private func perform(_ request: FetchRequest) async -> Result<FetchResponse, FetchError> {
-        let id = loop.nextID()
         let loop = loop
+        let id = loop.nextID()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 loop.enqueue(id: id, request: request, continuation: continuation)

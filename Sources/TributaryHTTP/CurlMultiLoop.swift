@@ -32,19 +32,19 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var activePerHost: [String: Int] = [:]
 
     private static let globalInit: Bool = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+        tributary_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()
 
     /// The libcurl version string, e.g. `7.88.1`.
     static var libraryVersion: String {
-        guard let info = curl_version_info(CURLVERSION_TENTH), let version = info.pointee.version else { return "unknown" }
+        guard let info = tributary_curl_version_info(CURLVERSION_TENTH), let version = info.pointee.version else { return "unknown" }
         return String(cString: version)
     }
 
     init(settings: HTTPSettings) {
         _ = Self.globalInit
         self.settings = settings
-        self.multi = curl_multi_init()
+        self.multi = tributary_curl_multi_init()
         if let multi {
             _ = tributary_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, settings.maxConnections)
             _ = tributary_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, settings.maxPerHost)
@@ -74,26 +74,29 @@ final class CurlMultiLoop: @unchecked Sendable {
             continuation.resume(returning: .failure(FetchError(url: request.url.absoluteString, reason: .cancelled)))
             return
         }
-        curl_multi_wakeup(multi)
+        tributary_curl_multi_wakeup(multi)
     }
 
     /// Cancels a request, whether it is waiting or running.
     func cancel(id: Int) {
         inbox.withLock { $0.cancelled.append(id) }
-        if let multi { curl_multi_wakeup(multi) }
+        if let multi { tributary_curl_multi_wakeup(multi) }
     }
 
     /// Stops the loop: transfers still waiting or running fail as cancelled.
     func shutdown() {
         inbox.withLock { $0.shutdown = true }
-        if let multi { curl_multi_wakeup(multi) }
+        if let multi { tributary_curl_multi_wakeup(multi) }
     }
 
     // MARK: The loop thread
 
     private func run() {
-        guard let multi else { return failEverything(reason: .other("libcurl could not be initialised")) }
-        defer { curl_multi_cleanup(multi) }
+        guard let multi else {
+            let reason = tributary_curl_load_error().map { String(cString: $0) } ?? "libcurl could not be initialised"
+            return failEverything(reason: .other(reason))
+        }
+        defer { tributary_curl_multi_cleanup(multi) }
         while true {
             let (added, cancelled, shutdown) = inbox.withLock { inbox in
                 defer {
@@ -111,16 +114,16 @@ final class CurlMultiLoop: @unchecked Sendable {
             startWaiting(multi: multi)
 
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            tributary_curl_multi_perform(multi, &running)
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            while let message = tributary_curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                     let transfer = active[easy]
                 else { continue }
                 complete(transfer, code: message.pointee.data.result, multi: multi)
             }
             startWaiting(multi: multi)
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            tributary_curl_multi_poll(multi, nil, 0, 1000, nil)
         }
     }
 
@@ -143,7 +146,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             active[easy] = transfer
             activePerHost[host, default: 0] += 1
-            curl_multi_add_handle(multi, easy)
+            tributary_curl_multi_add_handle(multi, easy)
         }
     }
 
@@ -182,7 +185,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Removes a running transfer from the multi handle and frees its libcurl resources.
     private func detach(_ transfer: Transfer, multi: UnsafeMutableRawPointer) {
         guard let easy = transfer.easy else { return }
-        curl_multi_remove_handle(multi, easy)
+        tributary_curl_multi_remove_handle(multi, easy)
         active[easy] = nil
         activePerHost[transfer.hostKey, default: 1] -= 1
         if activePerHost[transfer.hostKey] == 0 { activePerHost[transfer.hostKey] = nil }

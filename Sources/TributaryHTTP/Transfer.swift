@@ -51,7 +51,7 @@ final class Transfer: @unchecked Sendable {
 
     /// Creates and configures the easy handle.
     func start() -> UnsafeMutableRawPointer? {
-        guard let easy = curl_easy_init() else { return nil }
+        guard let easy = tributary_curl_easy_init() else { return nil }
         self.easy = easy
         let context = Unmanaged.passUnretained(self).toOpaque()
         _ = tributary_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
@@ -83,7 +83,7 @@ final class Transfer: @unchecked Sendable {
         var lines = request.headers.map { "\($0.name): \($0.value)" }
         if let etag = request.validators?.etag { lines.append("If-None-Match: \(etag)") }
         if let lastModified = request.validators?.lastModified { lines.append("If-Modified-Since: \(lastModified)") }
-        for line in lines { headerList = curl_slist_append(headerList, line) }
+        for line in lines { headerList = tributary_curl_slist_append(headerList, line) }
         if let headerList { _ = tributary_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
 
         switch request.method.uppercased() {
@@ -120,7 +120,7 @@ final class Transfer: @unchecked Sendable {
 
     /// What a libcurl error means, in the terms of `FetchError`.
     func reason(for code: CURLcode) -> FetchError.Reason {
-        let message = errorBuffer.pointee == 0 ? String(cString: curl_easy_strerror(code)) : String(cString: errorBuffer)
+        let message = errorBuffer.pointee == 0 ? String(cString: tributary_curl_easy_strerror(code)) : String(cString: errorBuffer)
         switch code {
         case CURLE_WRITE_ERROR where exceededLimit, CURLE_FILESIZE_EXCEEDED:
             return .tooLarge(limit: maxBytes)
@@ -166,9 +166,9 @@ final class Transfer: @unchecked Sendable {
 
     /// Frees the easy handle and the header list.
     func cleanUp() {
-        if let easy { curl_easy_cleanup(easy) }
+        if let easy { tributary_curl_easy_cleanup(easy) }
         easy = nil
-        if let headerList { curl_slist_free_all(headerList) }
+        if let headerList { tributary_curl_slist_free_all(headerList) }
         headerList = nil
     }
 

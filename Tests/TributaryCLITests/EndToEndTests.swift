@@ -282,6 +282,23 @@ struct ParseCommandTests {
         #expect(result.standardError.contains("truncated.xml:"), "a truncated document is reported")
     }
 
+    /// libcurl and the libraries it pulls in are loaded with the first URL, never for files
+    /// (the dynamic loader's own log says which libraries a process opened).
+    @Test func libcurlIsLoadedOnlyForURLs() async throws {
+        let folder = try folder()
+        let server = try LoopbackServer()
+        server.route("/feed.json", .text(try CLIFixtures.text("english.json"), contentType: "application/feed+json"))
+        let loaderLog = ["LD_DEBUG": "files"]
+        let file = try await TributaryBinary.run(["parse", "-q", "atom.xml"], in: folder.url.path, environment: loaderLog)
+        #expect(file.status == 0, "\(file.standardError)")
+        #expect(file.standardError.contains("file=libxml2"), "the loader's log is there")
+        #expect(!file.standardError.contains("file=libcurl"))
+        let url = try await TributaryBinary.run(["parse", "-q", server.url("/feed.json")], in: folder.url.path, environment: loaderLog)
+        #expect(url.status == 0, "\(url.standardError)")
+        #expect(url.standardError.contains("file=libcurl.so.4"))
+        #expect(url.standardOutput.contains("Engineering Notes (sample)"))
+    }
+
     @Test func unreadableInputsSetTheExitStatus() async throws {
         let folder = try folder()
         let some = try await TributaryBinary.run(["parse", "-q", "feed.json", "missing.xml"], in: folder.url.path)

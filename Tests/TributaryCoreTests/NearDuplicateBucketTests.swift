@@ -146,4 +146,18 @@ struct NearDuplicateBucketTests {
         #expect(frequency.occurrences(of: 9) == 0)
         #expect(frequency.isFrequent(7) && frequency.isFrequent(11))
     }
+
+    @Test("the candidate pair buffer keeps its values as it grows past its capacity, many times over")
+    func pairBufferGrowth() {
+        var buffer = PairBuffer(capacity: 0)
+        var generator = SplitMix(state: 11)
+        var expected: [UInt64] = []
+        for _ in 0..<100_000 {
+            let value = generator.next()
+            expected.append(value)
+            buffer.append(value)
+        }
+        #expect(Array(buffer.values) == expected)
+        buffer.deallocate()
+    }
 }

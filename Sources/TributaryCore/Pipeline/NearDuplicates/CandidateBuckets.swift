@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Radix sort of 64-bit values, 10 bits a pass (digits that are the same in every value are skipped, so values
 /// below 2⁴⁰ take four passes): linear time, and with 1,024 buckets a pass the scattered writes stay in cache, where a
 /// comparison sort of millions of candidate pairs would not. Many values are first split by the top ten of their
@@ -475,7 +479,10 @@ struct BucketTable {
 }
 
 /// A growing buffer of 64-bit values written without the checks of `Array.append` (uniqueness, then capacity): the
-/// LSH bands give some ten candidate pairs a headline. The owner frees it with ``deallocate()``.
+/// LSH bands give some ten to thirty candidate pairs a headline. The memory comes from `malloc` and grows with
+/// `realloc`: for a buffer as large as a million headlines' pairs (over 100 MB, which glibc maps on its own), that
+/// moves the mapping (mremap) instead of copying the values into fresh pages, each of which the kernel would have to
+/// fault in and zero again. The owner frees it with ``deallocate()``.
 struct PairBuffer {
     /// The values, `count` of them initialized.
     private(set) var base: UnsafeMutablePointer<UInt64>
@@ -487,7 +494,15 @@ struct PairBuffer {
     /// An empty buffer with room for `capacity` values.
     init(capacity: Int) {
         self.capacity = max(capacity, 1024)
-        base = .allocate(capacity: self.capacity)
+        base = Self.resized(nil, to: self.capacity)
+    }
+
+    /// `memory` (from `malloc`, or nil) with room for `capacity` values, its values kept.
+    private static func resized(_ memory: UnsafeMutablePointer<UInt64>?, to capacity: Int) -> UnsafeMutablePointer<UInt64> {
+        guard let raw = realloc(memory, capacity * MemoryLayout<UInt64>.stride) else {
+            fatalError("out of memory for \(capacity) candidate pairs")
+        }
+        return raw.assumingMemoryBound(to: UInt64.self)
     }
 
     /// Appends a value.
@@ -500,16 +515,13 @@ struct PairBuffer {
 
     @inline(never)
     private mutating func grow() {
-        let larger = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = larger
         capacity *= 2
+        base = Self.resized(base, to: capacity)  // UInt64 is trivial: moving its bytes moves the values
     }
 
     /// The values.
     var values: UnsafeMutableBufferPointer<UInt64> { UnsafeMutableBufferPointer(start: base, count: count) }
 
     /// Frees the memory; the buffer must not be used afterwards.
-    func deallocate() { base.deallocate() }
+    func deallocate() { free(base) }
 }

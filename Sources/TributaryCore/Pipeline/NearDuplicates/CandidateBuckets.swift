@@ -230,9 +230,11 @@ struct ShingleFrequency {
 }
 
 /// The LSH buckets of one band, found without a table the size of the input: the positions are first split into
-/// 256 partitions by the top bits of their bucket keys (a stable counting pass, so each partition keeps input
-/// order), then each partition is bucketed in a small hash table that stays in cache. With a million headlines a
-/// single table would miss the cache on every lookup.
+/// partitions by the top bits of their bucket keys (a stable counting pass, so each partition keeps input order),
+/// then each partition is bucketed in a small hash table that stays in cache. With a million headlines a single
+/// table would miss the cache on every lookup. There are 256 partitions, or more for a large input, so that a
+/// partition averages at most ``membersPerPartition`` positions and its table and links stay in the first-level
+/// cache (with a fixed 256, a million headlines' partitions of some 3,500 each needed 150 KB apiece).
 ///
 /// A bucket with more than `sizeLimit` members is treated like a stop-word: its members do not pair through it but
 /// are split into sub-buckets by their keys in further bands (one more band a level, up to the refinements given),
@@ -242,8 +244,10 @@ struct ShingleFrequency {
 /// costs nothing more: each level first files its members into buckets (counting them) and then pairs those of
 /// buckets that are small enough.
 struct BandPartitions {
-    /// How many partitions (a power of two).
-    static let partitionCount = 256
+    /// How many positions a partition has at most on average, when there are more than 256 partitions' worth.
+    static let membersPerPartition = 256
+    /// How many partitions (a power of two, at least 256).
+    let partitionCount: Int
     /// Positions ordered by partition.
     private var order: [Int32]
     /// Their keys, in the same order (so a partition's keys are read sequentially); refined in place.
@@ -266,9 +270,12 @@ struct BandPartitions {
 
     /// Room for `count` positions.
     init(count: Int) {
+        var partitions = 256
+        while partitions * Self.membersPerPartition < count { partitions <<= 1 }
+        partitionCount = partitions
         order = [Int32](repeating: 0, count: count)
         orderKeys = [UInt32](repeating: 0, count: count)
-        starts = [Int](repeating: 0, count: Self.partitionCount + 1)
+        starts = [Int](repeating: 0, count: partitionCount + 1)
         table = []
         sizes = []
         previous = []
@@ -290,19 +297,20 @@ struct BandPartitions {
         keys: UnsafeBufferPointer<UInt32>, refinements: [UnsafeBufferPointer<UInt32>] = [], sizeLimit: Int = .max,
         scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
     ) {
-        let shift = UInt32(32 - Self.partitionCount.trailingZeroBitCount)
+        let partitionCount = self.partitionCount
+        let shift = UInt32(32 - partitionCount.trailingZeroBitCount)
         var largest = 0
-        var cursor = [Int](repeating: 0, count: Self.partitionCount)
+        var cursor = [Int](repeating: 0, count: partitionCount)
         // Through buffer pointers, as below.
         starts.withUnsafeMutableBufferPointer { starts in
             for index in starts.indices { starts[index] = 0 }
             for key in keys { starts[Int(key >> shift) + 1] += 1 }
-            for partition in 0..<Self.partitionCount {
+            for partition in 0..<partitionCount {
                 largest = max(largest, starts[partition + 1])
                 starts[partition + 1] += starts[partition]
             }
             cursor.withUnsafeMutableBufferPointer { cursor in
-                for partition in 0..<Self.partitionCount { cursor[partition] = starts[partition] }
+                for partition in 0..<partitionCount { cursor[partition] = starts[partition] }
                 order.withUnsafeMutableBufferPointer { order in
                     orderKeys.withUnsafeMutableBufferPointer { orderKeys in
                         for (position, key) in keys.enumerated() {
@@ -341,7 +349,7 @@ struct BandPartitions {
                                 let buffers = Buffers(
                                     order: order, orderKeys: orderKeys, table: table, sizes: sizes, previous: previous, slots: slots,
                                     mask: capacity - 1)
-                                for partition in 0..<Self.partitionCount {
+                                for partition in 0..<partitionCount {
                                     let start = starts[partition]
                                     let end = starts[partition + 1]
                                     guard end - start > 1 else { continue }

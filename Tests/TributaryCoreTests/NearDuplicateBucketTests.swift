@@ -30,7 +30,11 @@ struct NearDuplicateBucketTests {
     static func referencePairs(_ keys: [UInt32], refinements: [[UInt32]], sizeLimit: Int, scanLimit: Int) -> [[Int]] {
         var current = keys
         var depth = [UInt64](repeating: 0, count: keys.count)
-        let bucket = { (index: Int) -> UInt64 in UInt64(keys[index] >> 24) << 40 | depth[index] << 32 | UInt64(current[index]) }
+        // The partition is the first key's top bits: 8 of them, more for a large input (see `BandPartitions.init`).
+        let partitionShift = UInt32(32 - BandPartitions(count: keys.count).partitionCount.trailingZeroBitCount)
+        let bucket = { (index: Int) -> UInt64 in
+            UInt64(keys[index] >> partitionShift) << 40 | depth[index] << 32 | UInt64(current[index])
+        }
         var crowded = Array(keys.indices)
         for refinement in refinements {
             var sizes: [UInt64: Int] = [:]
@@ -83,6 +87,22 @@ struct NearDuplicateBucketTests {
             #expect(actual == expected, "size limit \(sizeLimit), scan limit \(scanLimit)")
         }
         #expect(Self.pairs(keys, refinements: refinements, scanLimit: 8) == Self.pairs(keys, scanLimit: 8))
+    }
+
+    @Test("a large input has more partitions, each averaging at most 256 positions, and the same buckets")
+    func partitionsOfLargeInputs() {
+        #expect(BandPartitions(count: 3_000).partitionCount == 256)
+        #expect(BandPartitions(count: 256 * 256).partitionCount == 256)
+        #expect(BandPartitions(count: 256 * 256 + 1).partitionCount == 512)
+        #expect(BandPartitions(count: 1_000_000).partitionCount == 4_096)
+        var random = SeededGenerator(seed: 5)
+        let count = 70_000
+        let keys = (0..<count).map { _ in UInt32(Int.random(in: 0..<9_000, using: &random)) &* 0x9E37_79B1 }
+        let refinements = (0..<3).map { level in
+            (0..<count).map { _ in UInt32(Int.random(in: 0..<(2 + level * 3), using: &random)) }
+        }
+        let actual = Self.pairs(keys, refinements: refinements, sizeLimit: 8, scanLimit: 3)
+        #expect(actual == Self.referencePairs(keys, refinements: refinements, sizeLimit: 8, scanLimit: 3))
     }
 
     @Test("a story among headlines that fill crowded buckets still finds its retelling, and only it")
@@ -145,5 +165,19 @@ struct NearDuplicateBucketTests {
         #expect(frequency.occurrences(of: 13) == 0)
         #expect(frequency.occurrences(of: 9) == 0)
         #expect(frequency.isFrequent(7) && frequency.isFrequent(11))
+    }
+
+    @Test("the candidate pair buffer keeps its values as it grows past its capacity, many times over")
+    func pairBufferGrowth() {
+        var buffer = PairBuffer(capacity: 0)
+        var generator = SplitMix(state: 11)
+        var expected: [UInt64] = []
+        for _ in 0..<100_000 {
+            let value = generator.next()
+            expected.append(value)
+            buffer.append(value)
+        }
+        #expect(Array(buffer.values) == expected)
+        buffer.deallocate()
     }
 }

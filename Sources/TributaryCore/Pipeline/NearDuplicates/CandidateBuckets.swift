@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Radix sort of 64-bit values, 10 bits a pass (digits that are the same in every value are skipped, so values
 /// below 2⁴⁰ take four passes): linear time, and with 1,024 buckets a pass the scattered writes stay in cache, where a
 /// comparison sort of millions of candidate pairs would not. Many values are first split by the top ten of their
@@ -226,9 +230,11 @@ struct ShingleFrequency {
 }
 
 /// The LSH buckets of one band, found without a table the size of the input: the positions are first split into
-/// 256 partitions by the top bits of their bucket keys (a stable counting pass, so each partition keeps input
-/// order), then each partition is bucketed in a small hash table that stays in cache. With a million headlines a
-/// single table would miss the cache on every lookup.
+/// partitions by the top bits of their bucket keys (a stable counting pass, so each partition keeps input order),
+/// then each partition is bucketed in a small hash table that stays in cache. With a million headlines a single
+/// table would miss the cache on every lookup. There are 256 partitions, or more for a large input, so that a
+/// partition averages at most ``membersPerPartition`` positions and its table and links stay in the first-level
+/// cache (with a fixed 256, a million headlines' partitions of some 3,500 each needed 150 KB apiece).
 ///
 /// A bucket with more than `sizeLimit` members is treated like a stop-word: its members do not pair through it but
 /// are split into sub-buckets by their keys in further bands (one more band a level, up to the refinements given),
@@ -238,8 +244,10 @@ struct ShingleFrequency {
 /// costs nothing more: each level first files its members into buckets (counting them) and then pairs those of
 /// buckets that are small enough.
 struct BandPartitions {
-    /// How many partitions (a power of two).
-    static let partitionCount = 256
+    /// How many positions a partition has at most on average, when there are more than 256 partitions' worth.
+    static let membersPerPartition = 256
+    /// How many partitions (a power of two, at least 256).
+    let partitionCount: Int
     /// Positions ordered by partition.
     private var order: [Int32]
     /// Their keys, in the same order (so a partition's keys are read sequentially); refined in place.
@@ -262,9 +270,12 @@ struct BandPartitions {
 
     /// Room for `count` positions.
     init(count: Int) {
+        var partitions = 256
+        while partitions * Self.membersPerPartition < count { partitions <<= 1 }
+        partitionCount = partitions
         order = [Int32](repeating: 0, count: count)
         orderKeys = [UInt32](repeating: 0, count: count)
-        starts = [Int](repeating: 0, count: Self.partitionCount + 1)
+        starts = [Int](repeating: 0, count: partitionCount + 1)
         table = []
         sizes = []
         previous = []
@@ -286,19 +297,20 @@ struct BandPartitions {
         keys: UnsafeBufferPointer<UInt32>, refinements: [UnsafeBufferPointer<UInt32>] = [], sizeLimit: Int = .max,
         scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
     ) {
-        let shift = UInt32(32 - Self.partitionCount.trailingZeroBitCount)
+        let partitionCount = self.partitionCount
+        let shift = UInt32(32 - partitionCount.trailingZeroBitCount)
         var largest = 0
-        var cursor = [Int](repeating: 0, count: Self.partitionCount)
+        var cursor = [Int](repeating: 0, count: partitionCount)
         // Through buffer pointers, as below.
         starts.withUnsafeMutableBufferPointer { starts in
             for index in starts.indices { starts[index] = 0 }
             for key in keys { starts[Int(key >> shift) + 1] += 1 }
-            for partition in 0..<Self.partitionCount {
+            for partition in 0..<partitionCount {
                 largest = max(largest, starts[partition + 1])
                 starts[partition + 1] += starts[partition]
             }
             cursor.withUnsafeMutableBufferPointer { cursor in
-                for partition in 0..<Self.partitionCount { cursor[partition] = starts[partition] }
+                for partition in 0..<partitionCount { cursor[partition] = starts[partition] }
                 order.withUnsafeMutableBufferPointer { order in
                     orderKeys.withUnsafeMutableBufferPointer { orderKeys in
                         for (position, key) in keys.enumerated() {
@@ -337,7 +349,7 @@ struct BandPartitions {
                                 let buffers = Buffers(
                                     order: order, orderKeys: orderKeys, table: table, sizes: sizes, previous: previous, slots: slots,
                                     mask: capacity - 1)
-                                for partition in 0..<Self.partitionCount {
+                                for partition in 0..<partitionCount {
                                     let start = starts[partition]
                                     let end = starts[partition + 1]
                                     guard end - start > 1 else { continue }
@@ -475,7 +487,10 @@ struct BucketTable {
 }
 
 /// A growing buffer of 64-bit values written without the checks of `Array.append` (uniqueness, then capacity): the
-/// LSH bands give some ten candidate pairs a headline. The owner frees it with ``deallocate()``.
+/// LSH bands give some ten to thirty candidate pairs a headline. The memory comes from `malloc` and grows with
+/// `realloc`: for a buffer as large as a million headlines' pairs (over 100 MB, which glibc maps on its own), that
+/// moves the mapping (mremap) instead of copying the values into fresh pages, each of which the kernel would have to
+/// fault in and zero again. The owner frees it with ``deallocate()``.
 struct PairBuffer {
     /// The values, `count` of them initialized.
     private(set) var base: UnsafeMutablePointer<UInt64>
@@ -487,7 +502,15 @@ struct PairBuffer {
     /// An empty buffer with room for `capacity` values.
     init(capacity: Int) {
         self.capacity = max(capacity, 1024)
-        base = .allocate(capacity: self.capacity)
+        base = Self.resized(nil, to: self.capacity)
+    }
+
+    /// `memory` (from `malloc`, or nil) with room for `capacity` values, its values kept.
+    private static func resized(_ memory: UnsafeMutablePointer<UInt64>?, to capacity: Int) -> UnsafeMutablePointer<UInt64> {
+        guard let raw = realloc(memory, capacity * MemoryLayout<UInt64>.stride) else {
+            fatalError("out of memory for \(capacity) candidate pairs")
+        }
+        return raw.assumingMemoryBound(to: UInt64.self)
     }
 
     /// Appends a value.
@@ -500,16 +523,13 @@ struct PairBuffer {
 
     @inline(never)
     private mutating func grow() {
-        let larger = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = larger
         capacity *= 2
+        base = Self.resized(base, to: capacity)  // UInt64 is trivial: moving its bytes moves the values
     }
 
     /// The values.
     var values: UnsafeMutableBufferPointer<UInt64> { UnsafeMutableBufferPointer(start: base, count: count) }
 
     /// Frees the memory; the buffer must not be used afterwards.
-    func deallocate() { base.deallocate() }
+    func deallocate() { free(base) }
 }

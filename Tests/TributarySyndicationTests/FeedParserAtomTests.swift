@@ -146,4 +146,23 @@ struct FeedParserAtomTests {
         #expect(feed.items.first?.url == "https://mixed.example/i")
         #expect(feed.items.first?.updated == Fixtures.date("2024-01-02T03:04:05Z"))
     }
+
+    /// A media type naming HTML in any case and with parameters is HTML, for text constructs
+    /// and for choosing among alternate links; `xhtml` types are XHTML.
+    @Test func mediaTypesNamingHTMLInAnyCase() throws {
+        let xml = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+            <entry><id>urn:1</id><title type="TEXT/HTML; charset=utf-8">A &lt;b&gt;bold&lt;/b&gt; title</title>
+            <link rel="alternate" type="application/pdf" href="https://types.example/1.pdf"/>
+            <link rel="alternate" type="Text/Html" href="https://types.example/1"/>
+            <content type="application/xhtml+xml"><div xmlns="http://www.w3.org/1999/xhtml"><p>x</p></div></content></entry>
+            <entry><id>urn:2</id><title type="text/plain">plain &lt;b&gt;</title>
+            <link rel="alternate" type="application/pdf" href="https://types.example/2.pdf"/></entry>
+            </feed>
+            """
+        let feed = try Fixtures.parse(xml: xml)
+        #expect(feed.items.map(\.title) == ["A bold title", "plain <b>"])
+        #expect(feed.items.map(\.url) == ["https://types.example/1", "https://types.example/2.pdf"])
+        #expect(feed.items.first?.contentHTML == "<p>x</p>")
+    }
 }

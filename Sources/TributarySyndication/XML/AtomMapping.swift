@@ -101,7 +101,7 @@ extension FeedBuilder {
     private func textKind(_ element: XMLElement, _ namespace: XMLNamespace) -> Capture.TextKind? {
         let type = FeedText.keyword(element.attributes.value(.type))
         let isXHTML = type == "xhtml" || type == "application/xhtml+xml"
-        let isHTML = type == "html" || (type.utf8.firstRange(of: "html".utf8) != nil && !isXHTML)
+        let isHTML = type == "html" || (!isXHTML && FeedText.mentionsHTML(type))
         if namespace == .atom03 {
             switch FeedText.keyword(element.attributes.value(.mode)) {
             case "base64": return .base64(html: isHTML || isXHTML)

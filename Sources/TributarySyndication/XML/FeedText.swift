@@ -6,8 +6,34 @@ enum FeedText {
     /// The text without leading and trailing whitespace.
     static func trimmed(_ text: String) -> String {
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
-        if !first.properties.isWhitespace, !last.properties.isWhitespace { return text }
+        if !isWhitespace(first), !isWhitespace(last) { return text }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `properties.isWhitespace`, answered without the Unicode tables for ASCII (tab to carriage
+    /// return, and space), which is nearly every first and last character of a field.
+    @inline(__always)
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+    }
+
+    /// Whether a media type mentions HTML, in any case (`text/html`, `TEXT/HTML; charset=…`,
+    /// `application/xhtml+xml`): a byte loop, where `firstRange(of:)` instantiated generic
+    /// metadata on every call, once per Atom text element and entry link.
+    static func mentionsHTML(_ type: String) -> Bool {
+        let pattern: (UInt8, UInt8, UInt8, UInt8) = (0x68, 0x74, 0x6D, 0x6C)  // "html"
+        var matched = 0
+        for byte in type.utf8 {
+            let folded = byte | 0x20  // only H, T, M and L fold onto the pattern's letters
+            let expected = matched == 0 ? pattern.0 : matched == 1 ? pattern.1 : matched == 2 ? pattern.2 : pattern.3
+            if folded == expected {
+                matched += 1
+                if matched == 4 { return true }
+            } else {
+                matched = folded == pattern.0 ? 1 : 0
+            }
+        }
+        return false
     }
 
     /// Runs of whitespace as single spaces, ends trimmed.

@@ -208,7 +208,7 @@ struct ItemDraft {
     private func chosenURL(_ context: Context) -> String? {
         var url = link.flatMap { $0.isEmpty ? nil : $0 }
         if url == nil {
-            url = alternates.first { ($0.type ?? "").lowercased().utf8.firstRange(of: "html".utf8) != nil }?.url ?? alternates.first?.url
+            url = alternates.first { FeedText.mentionsHTML($0.type ?? "") }?.url ?? alternates.first?.url
         }
         if url == nil, guidIsPermaLink, let guid, !guid.isEmpty {
             let resolved = FeedText.resolve(guid, against: base)

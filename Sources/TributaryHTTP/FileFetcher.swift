@@ -61,15 +61,16 @@ public struct FileFetcher: Fetcher {
         }
         let capacity = min(size, limit) + 1
         var bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in initialized = readAll(into: buffer) }
-        // The rare file longer than its size said: the rest in pieces.
-        var piece: [UInt8] = []
-        while failure == 0, bytes.count == capacity || !piece.isEmpty, bytes.count <= limit {
-            if piece.isEmpty { piece = [UInt8](repeating: 0, count: 1 << 16) }
-            let count = piece.withUnsafeMutableBufferPointer {
-                readAll(into: UnsafeMutableBufferPointer(rebasing: $0[..<min($0.count, limit + 1 - bytes.count)]))
+        // The rare file longer than its size said (or with no size): the rest in pieces.
+        if bytes.count == capacity {
+            var piece = [UInt8](repeating: 0, count: 1 << 16)
+            while failure == 0, bytes.count <= limit {
+                let count = piece.withUnsafeMutableBufferPointer {
+                    readAll(into: UnsafeMutableBufferPointer(rebasing: $0[..<min($0.count, limit + 1 - bytes.count)]))
+                }
+                if count == 0 { break }
+                bytes += piece[..<count]
             }
-            if count == 0 { break }
-            bytes += piece[..<count]
         }
         if failure != 0 {
             throw FetchError(url: path, reason: .fileUnreadable(String(cString: strerror(failure))))

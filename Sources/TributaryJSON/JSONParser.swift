@@ -265,22 +265,7 @@ struct JSONParser {
 
     /// Appends a Unicode scalar value (never a surrogate) to `scratch` as UTF-8.
     private mutating func appendScalar(_ value: UInt32) {
-        switch value {
-        case 0..<0x80:
-            scratch.append(UInt8(value))
-        case 0x80..<0x800:
-            scratch.append(UInt8(0xC0 | value >> 6))
-            scratch.append(UInt8(0x80 | value & 0x3F))
-        case 0x800..<0x10000:
-            scratch.append(UInt8(0xE0 | value >> 12))
-            scratch.append(UInt8(0x80 | value >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | value & 0x3F))
-        default:
-            scratch.append(UInt8(0xF0 | value >> 18))
-            scratch.append(UInt8(0x80 | value >> 12 & 0x3F))
-            scratch.append(UInt8(0x80 | value >> 6 & 0x3F))
-            scratch.append(UInt8(0x80 | value & 0x3F))
-        }
+        UTF8Encoding.append(value, to: &scratch)
     }
 
     /// Makes a String from raw bytes; invalid UTF-8 is replaced with U+FFFD.

@@ -1,3 +1,5 @@
+import TributaryJSON
+
 /// Decodes windows-1252 (and so ISO-8859-1 and US-ASCII, which browsers read as windows-1252)
 /// without iconv; every byte decodes, the five unassigned ones to the C1 control of the same value.
 enum Windows1252 {

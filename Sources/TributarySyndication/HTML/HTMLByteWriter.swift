@@ -105,8 +105,7 @@ struct HTMLByteWriter {
                 continue
             }
             if byte == 0xEF {
-                // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
-                if index + 2 < count, input[index + 1] == 0xBF, input[index + 2] & 0xFE == 0xBE {
+                if ByteScan.isNonCharacter(input, at: index) {
                     flush(input, from: runStart, to: index)
                     index += 3
                     runStart = index

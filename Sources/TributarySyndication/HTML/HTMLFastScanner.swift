@@ -1,4 +1,5 @@
 internal import CLibXML2
+import TributaryJSON
 
 /// Reads HTML that is already simple with a byte scan, producing exactly the events libxml2's
 /// HTML parser produces for it (see `HTMLSAXParser`), and gives up at anything else.
@@ -193,7 +194,7 @@ enum HTMLFastScanner {
                     guard let scalar = reference() else { return false }
                     UTF8Encoding.append(scalar, to: &text)
                 } else if byte == 0xEF {
-                    guard !Self.isNonCharacter(input, at: index) else { return false }
+                    guard !ByteScan.isNonCharacter(input, at: index) else { return false }
                     text.append(byte)
                     index += 1
                 } else {
@@ -246,11 +247,6 @@ enum HTMLFastScanner {
         /// a C0 control or 0xEF (the checks of the value loop, which sees those).
         private static func isPlainValue(_ byte: UInt8, quote: UInt8) -> Bool {
             byte >= 0x20 && byte != quote && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != 0xEF
-        }
-
-        /// U+FFFE or U+FFFF (EF BF BE, EF BF BF) at `index`.
-        private static func isNonCharacter(_ input: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
-            index + 2 < input.count && input[index + 1] == 0xBF && input[index + 2] & 0xFE == 0xBE
         }
 
         /// The character of the reference at `index` (at `&`), moving past it; nil when it is not
@@ -402,7 +398,7 @@ enum HTMLFastScanner {
                         continue
                     }
                     guard byte >= 0x20 || byte == 0x09 || byte == 0x0A, byte != UInt8(ascii: "<"),
-                        byte != 0xEF || !Self.isNonCharacter(input, at: cursor)
+                        byte != 0xEF || !ByteScan.isNonCharacter(input, at: cursor)
                     else { return nil }
                     // The bytes up to the next one to look at closely, appended at once.
                     let run = cursor

@@ -99,7 +99,7 @@ final class HTMLPlainTextSink: HTMLSAXSink {
                 } else if byte == 0xC2, index + 1 < count, text[index + 1] == 0xA0 {
                     pendingSpace = true  // U+00A0 NO-BREAK SPACE reads as a plain space
                     index += 2
-                } else if byte == 0xEF, index + 2 < count, text[index + 1] == 0xBF, text[index + 2] & 0xFE == 0xBE {
+                } else if byte == 0xEF, ByteScan.isNonCharacter(text, at: index) {
                     index += 3  // U+FFFE and U+FFFF are not allowed in XML 1.0
                 } else {
                     appendVisible(UnsafeBufferPointer(rebasing: text[index..<index + 1]))

@@ -39,6 +39,13 @@ enum ByteScan {
         UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self))
     }
 
+    /// Whether the bytes at `index` (an 0xEF) are U+FFFE or U+FFFF (EF BF BE, EF BF BF), the
+    /// two noncharacters XML 1.0 does not allow, which every text path drops.
+    @inline(__always)
+    static func isNonCharacter(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] & 0xFE == 0xBE
+    }
+
     // MARK: Sixteen bytes at a time
 
     /// The same tests on two words at once, lane by lane: `SIMD2<UInt64>` arithmetic is one

@@ -57,7 +57,7 @@ public enum XMLEscaping {
         case UInt8(ascii: "\r"): (1, "&#13;")
         case UInt8(ascii: "\t"), UInt8(ascii: "\n"): nil
         case 0x00..<0x20: (1, "")
-        case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE: (3, "")
+        case 0xEF where ByteScan.isNonCharacter(bytes, at: index): (3, "")
         default: nil
         }
     }

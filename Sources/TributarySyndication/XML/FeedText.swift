@@ -21,20 +21,20 @@ enum FeedText {
     /// `application/xhtml+xml`): a byte loop, where `firstRange(of:)` instantiated generic
     /// metadata on every call, once per Atom text element and entry link.
     static func mentionsHTML(_ type: String) -> Bool {
-        let pattern: (UInt8, UInt8, UInt8, UInt8) = (0x68, 0x74, 0x6D, 0x6C)  // "html"
         var matched = 0
         for byte in type.utf8 {
             let folded = byte | 0x20  // only H, T, M and L fold onto the pattern's letters
-            let expected = matched == 0 ? pattern.0 : matched == 1 ? pattern.1 : matched == 2 ? pattern.2 : pattern.3
-            if folded == expected {
+            if folded == html[matched] {
                 matched += 1
-                if matched == 4 { return true }
+                if matched == html.count { return true }
             } else {
-                matched = folded == pattern.0 ? 1 : 0
+                matched = folded == html[0] ? 1 : 0  // "html" has no other 'h' to restart at
             }
         }
         return false
     }
+
+    private static let html: [UInt8] = Array("html".utf8)
 
     /// Runs of whitespace as single spaces, ends trimmed.
     static func collapsed(_ text: String) -> String {

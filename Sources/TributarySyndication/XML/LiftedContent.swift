@@ -1,3 +1,5 @@
+import TributaryJSON
+
 /// Element content that `XMLPrepass` takes out of a document so that libxml2 does not read it,
 /// and that `XMLStreamParser` hands to the builder in its place: CDATA sections, and text with
 /// character or entity references (escaped HTML).
@@ -166,7 +168,7 @@ final class LiftedContent {
                 guard byte == 0x09 else { return nil }  // carriage returns and controls
             } else if byte == 0x5D {
                 guard index + 2 >= count || text[index + 1] != 0x5D || text[index + 2] != 0x3E else { return nil }
-            } else if byte == 0xEF, index + 2 < count, text[index + 1] == 0xBF, text[index + 2] & 0xFE == 0xBE {
+            } else if byte == 0xEF, ByteScan.isNonCharacter(text, at: index) {
                 return nil
             }
             index += 1
@@ -268,7 +270,7 @@ final class LiftedContent {
                 lastLineStart = index + 1
             } else if byte < 0x20 {
                 guard byte == 0x09 || byte == 0x0D else { return nil }
-            } else if byte == 0xEF, index + 2 < count, content[index + 1] == 0xBF, content[index + 2] & 0xFE == 0xBE {
+            } else if byte == 0xEF, ByteScan.isNonCharacter(content, at: index) {
                 return nil
             }
             index += 1

@@ -1,9 +1,10 @@
-/// Writing a Unicode scalar as UTF-8, for the decoders that turn references and legacy bytes
-/// into text.
-enum UTF8Encoding {
+/// Writing a Unicode scalar as UTF-8: for the JSON parser's `\u` escapes and for the feed
+/// parser's decoders of references and legacy bytes. It lives here, in the lowest module both
+/// depend on, and is visible to the package only.
+package enum UTF8Encoding {
     /// Appends `scalar` (a valid scalar value) to `bytes` as one to four UTF-8 bytes.
-    @inline(__always)
-    static func append(_ scalar: UInt32, to bytes: inout [UInt8]) {
+    @inlinable @inline(__always)
+    package static func append(_ scalar: UInt32, to bytes: inout [UInt8]) {
         switch scalar {
         case ..<0x80:
             bytes.append(UInt8(scalar))
@@ -25,8 +26,8 @@ enum UTF8Encoding {
 
 extension UTF8Encoding {
     /// Writes `scalar` as UTF-8 at `offset` of `output`, which has room for it; returns its length.
-    @inline(__always)
-    static func write(_ scalar: UInt32, to output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+    @inlinable @inline(__always)
+    package static func write(_ scalar: UInt32, to output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
         switch scalar {
         case ..<0x80:
             output[offset] = UInt8(scalar)

@@ -33,13 +33,6 @@ public final class CurlFetcher: Fetcher {
         }
     }
 
-    /// Opens and initialises libcurl on a thread of its own, so that a caller that will fetch
-    /// soon can do other work (reading its configuration) meanwhile instead of waiting for it
-    /// at the first request. Costs nothing when libcurl is already loaded.
-    public static func preload() {
-        Thread.detachNewThread { CurlMultiLoop.preload() }
-    }
-
     /// The libcurl version in use, e.g. `7.88.1`.
     public static var libraryVersion: String { CurlMultiLoop.libraryVersion }
 

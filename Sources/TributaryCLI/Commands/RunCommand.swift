@@ -43,8 +43,6 @@ enum RunCommand: Command {
     }
 
     static func execute(_ arguments: ParsedArguments, context: CommandContext) async -> Int32 {
-        // libcurl loads while the configuration and the state are read.
-        CurlFetcher.preload()
         var usage: [String] = []
         var choices = Choices()
         if let word = arguments.value("format") {

@@ -97,6 +97,28 @@ struct NearDuplicateShingleTests {
         }
     }
 
+    @Test("fingerprints of two stores appended are the fingerprints of all the headlines in one store")
+    func appendedFingerprints() {
+        let titles: [String?] = [
+            "苹果发布iPhone 16，售价5999元", nil, "Apple unveils the iPhone 16", "", "Linux 6.10 released", "涨", "Linux 6.11 released",
+            "【独家】小米汽车 SU7 交付 10000 台", "Fed holds rates at 5.25%", "!!!",
+        ]
+        for split in 0...titles.count {
+            var first = HeadlineFingerprints()
+            for title in titles[..<split] { first.append(title) }
+            var second = HeadlineFingerprints()
+            for title in titles[split...] { second.append(title) }
+            first.append(contentsOf: second)
+            var direct = HeadlineFingerprints()
+            for title in titles { direct.append(title) }
+            #expect(first.count == direct.count)
+            #expect(first.shingles == direct.shingles && first.shingleEnds == direct.shingleEnds)
+            #expect(first.numbers == direct.numbers && first.numberEnds == direct.numberEnds)
+            #expect(first.tokenIDs == direct.tokenIDs && first.tokenFlags == direct.tokenFlags)
+            #expect(first.tokenEnds == direct.tokenEnds && first.contentKeys == direct.contentKeys)
+        }
+    }
+
     @Test("radix sort sorts")
     func radixSort() {
         var generator = SplitMix(state: 7)

@@ -51,6 +51,52 @@ struct PipelineTests {
         #expect(Self.pipeline.prepare(batch).map(\.tags) == [expected])
     }
 
+    // MARK: Sources side by side
+
+    @Test("sources that go through their stages side by side make the same river, drops and problems as one by one")
+    func sideBySide() throws {
+        var yaml = "sources:\n"
+        for index in 0..<12 {
+            yaml += "  - {name: s\(index), adapter: static, count: 1"
+            yaml += index % 4 == 1 ? ", rules: {block: [{name: no-sevens, title: {contains: \"7 \"}}]}}\n" : "}\n"
+        }
+        yaml += "rules: {block: [{title: {contains: 推广}}]}\n"
+        let configuration = try load(yaml)
+        let stories = [
+            "苹果发布iPhone 16，售价5999元", "Apple unveils the iPhone 16", "Linux 6.10 released", "Fed holds rates at 5.25%",
+            "小米汽车 SU7 交付 10000 台", "SpaceX launches Starship on its fifth test flight",
+        ]
+        // Source sizes from 0 to 900 items: repeated ids, the same links and headlines across sources, future dates
+        // (a problem each), undated items and items the rules drop.
+        let batches = configuration.sources.enumerated().map { number, source in
+            Pipeline.Batch(
+                source: source,
+                items: (0..<(number * 83 % 901)).map { index in
+                    let story = stories[(index + number) % stories.count]
+                    return Item(
+                        id: "\(source.name)-\(index % 500)", source: "adapter",
+                        url: "https://example.org/\(index % 300)?utm_source=\(source.name)",
+                        title: index % 9 == 0 ? "【独家】\(story)" : index % 13 == 0 ? "推广 \(story)" : "\(story) \(index % 40) ",
+                        published: index % 11 == 0 ? nil : at(Double(index * 60 - (index % 17 == 0 ? -90_000 : 9_000))))
+                })
+        }
+        #expect(batches.reduce(0) { $0 + $1.items.count } >= Pipeline.sideBySideMinimum)
+        var pipeline = Pipeline(configuration, now: fixedNow)
+        let oneByOne = pipeline.run(batches)
+        pipeline.workers = 3
+        let sideBySide = pipeline.run(batches)
+        #expect(oneByOne.timings.threads == 1 && sideBySide.timings.threads == 3)
+        #expect(sideBySide.items == oneByOne.items)
+        #expect(sideBySide.items.count > 100 && sideBySide.items.contains { !$0.duplicates.isEmpty })
+        #expect(
+            sideBySide.dropped.map { "\($0.source) \($0.id) \($0.reason)" } == oneByOne.dropped.map { "\($0.source) \($0.id) \($0.reason)" }
+        )
+        #expect(
+            oneByOne.dropped.contains { $0.reason.contains("no-sevens") } && oneByOne.dropped.contains { $0.title?.hasPrefix("推广") == true }
+        )
+        #expect(sideBySide.problems == oneByOne.problems && !oneByOne.problems.isEmpty)
+    }
+
     // MARK: Merging the same link
 
     @Test(

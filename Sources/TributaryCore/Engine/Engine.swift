@@ -44,7 +44,7 @@ public struct Engine: Sendable {
         }
 
         let progress = ProgressCounter(total: sources.count, handler: options.progress)
-        let outcomes = await fetchAll(
+        var outcomes = await fetchAll(
             sources, configuration: configuration, jobs: options.jobs ?? configuration.defaults.jobs, now: started,
             histories: histories, progress: progress)
         logger.info(
@@ -75,8 +75,11 @@ public struct Engine: Sendable {
         var merges: [SourceMerge] = []
         var batches: [Pipeline.Batch] = []
         var sourceInfo: [String: FeedInfo] = [:]
-        for (index, outcome) in outcomes.enumerated() {
-            var items = outcome.items
+        for index in outcomes.indices {
+            // The items move on: left in the outcome too, the pipeline's first change to them would copy them all.
+            var items: [Item] = []
+            swap(&items, &outcomes[index].items)
+            let outcome = outcomes[index]
             var feed = outcome.feed
             if state != nil {
                 let merge = SourceMerge.merge(
@@ -104,10 +107,15 @@ public struct Engine: Sendable {
             }
         }
 
-        let processed = Pipeline(configuration, now: started).run(batches)
+        var pipeline = Pipeline(configuration, now: started)
+        pipeline.workers = ProcessInfo.processInfo.activeProcessorCount
+        let processing = ContinuousClock.now
+        let processed = pipeline.run(consume batches)
         let river = processed.items
         let stages = processed.timings.stages.map { "\($0.name) \($0.duration.secondsText)" }.joined(separator: ", ")
-        logger.info("made the river of \(river.count) items in \(processed.timings.total.secondsText) (\(stages))")
+        logger.info(
+            "made the river of \(river.count) items in \((ContinuousClock.now - processing).secondsText) (\(stages)\(processed.timings.threads > 1 ? "; the first three on \(processed.timings.threads) threads, their times summed" : ""))"
+        )
         for index in reports.indices {
             if let found = processed.problems[reports[index].name] {
                 reports[index].problems += found
@@ -358,7 +366,10 @@ public struct Engine: Sendable {
             }
             return Outcome(
                 source: source, items: result.items, feed: result.feed, report: report,
-                answer: .fetched(items: result.items, feed: result.feed, validators: validators, httpStatus: wire.firstStatus))
+                // Only the state reads the answer's items: without one, a second reference to them would make the
+                // pipeline copy them.
+                answer: .fetched(
+                    items: state == nil ? [] : result.items, feed: result.feed, validators: validators, httpStatus: wire.firstStatus))
         case .failure(let error):
             report.failure = String(describing: error)
             report.status = .failed

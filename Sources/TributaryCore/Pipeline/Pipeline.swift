@@ -1,4 +1,6 @@
+import Dispatch
 public import Foundation
+import Synchronization
 public import TributaryModel
 
 /// The stages between the adapters and the sinks, composed in order: prepare each source's
@@ -65,8 +67,9 @@ public struct Pipeline: Sendable {
         public var timings: StageTimings
     }
 
-    /// How long each stage of one run took, by the clock given to ``run(_:clock:)`` (the stages run
-    /// one after another on the calling thread). For benchmarks and debug logs.
+    /// How long each stage of one run took, by the clock given to ``run(_:clock:)`` (the stages run one after
+    /// another on the calling thread; with several ``workers``, the times of the stages that work on one source at
+    /// a time are summed over the threads). For benchmarks and debug logs.
     public struct StageTimings: Sendable, Equatable {
         /// Labelling with the source, repeated ids, `max_items`, and normalizing text, links and dates.
         public var normalize: Duration = .zero
@@ -78,6 +81,8 @@ public struct Pipeline: Sendable {
         public var nearDuplicates: Duration = .zero
         /// Ranking and the diversity limits.
         public var rank: Duration = .zero
+        /// On how many threads the stages that work on one source at a time ran (see ``Pipeline/workers``).
+        public var threads = 1
 
         /// No time yet.
         public init() {}
@@ -103,67 +108,28 @@ public struct Pipeline: Sendable {
     /// or batches it does not use afterwards), their items move into the river without a copy; otherwise they are
     /// copied once, as the first stage begins.
     public func run(_ batches: consuming [Batch], clock: some Clock<Duration> = ContinuousClock()) -> Result {
-        var timings = StageTimings()
         let normalizer = Normalizer(now: now, canonicalURL: CanonicalURL(extra: dedup.trackingParameters))
-        var dropped: [Drop] = []
-        var problems: [String: [Problem]] = [:]
-        // Every stage works in place on one array: the items move into it from the batches.
-        var items: [Item] = []
-        items.reserveCapacity(batches.reduce(0) { $0 + $1.items.count })
-        var keep: [Bool] = []
-        let limit = normalizer.futureLimit
-        // The headlines' fingerprints for the near-duplicate stage are taken in the chunks too, of the items the rules
-        // keep, while their titles are still in the cache; that stage's clock counts the time.
-        var fingerprints = dedup.nearDuplicates.map { _ in HeadlineFingerprints(capacity: items.capacity) }
-        for batchIndex in batches.indices {
-            let source = batches[batchIndex].source
-            let sourceRules = source.rules
-            var preparation = Preparation(source, taking: &batches[batchIndex].items)
-            var found: [Problem] = []
-            // A chunk at a time through preparing, normalizing and the rules, so that the rules read what normalizing
-            // has just written while it is still in the cache (a source may have a hundred thousand items).
-            var more = true
-            while more {
-                var started = clock.now
-                let start = items.count
-                more = preparation.move(into: &items, upTo: Self.chunkSize)
-                items.withUnsafeMutableBufferPointer { items in
-                    for index in start..<items.count { normalizer.normalize(&items[index], problems: &found, limit: limit) }
-                }
-                timings.normalize += started.duration(to: clock.now)
-                started = clock.now
-                items.withUnsafeBufferPointer { items in
-                    guard let base = items.baseAddress else { return }
-                    for index in start..<items.count {
-                        // The rules read the item where it lies: passing it by value would copy it (a dozen references).
-                        let item = base + index
-                        if let reason = Self.reason(sourceRules.verdict(on: item, now: now), scope: "source rules")
-                            ?? Self.reason(rules.verdict(on: item, now: now), scope: "global rules")
-                        {
-                            dropped.append(
-                                Drop(source: item.pointee.source, id: item.pointee.id, title: item.pointee.title, reason: reason))
-                            keep.append(false)
-                        } else {
-                            keep.append(true)
-                        }
-                    }
-                }
-                timings.rules += started.duration(to: clock.now)
-                if fingerprints != nil {
-                    started = clock.now
-                    items.withUnsafeBufferPointer { items in
-                        for index in start..<items.count where keep[index] { fingerprints?.append(items[index].title) }
-                    }
-                    timings.nearDuplicates += started.duration(to: clock.now)
-                }
-            }
-            if !found.isEmpty { problems[source.name] = found }
+        let weights = Dictionary(batches.map { ($0.source.name, $0.source.weight) }, uniquingKeysWith: { first, _ in first })
+        let total = batches.reduce(0) { $0 + $1.items.count }
+        var stages: SourceStages
+        let threads = workers > 1 && total >= Self.sideBySideMinimum ? min(workers, batches.count) : 1
+        if threads > 1 {
+            stages = sourceStagesSideBySide(&batches, threads: threads, total: total, normalizer: normalizer, clock: clock)
+        } else {
+            stages = SourceStages(capacity: total, fingerprints: dedup.nearDuplicates != nil)
+            for index in batches.indices { sourceStages(&batches[index], into: &stages, normalizer: normalizer, clock: clock) }
         }
+        // Every later stage works in place on one array: the items move into it.
+        var items: [Item] = []
+        swap(&items, &stages.items)
+        var fingerprints = stages.fingerprints
+        stages.fingerprints = nil
+        var timings = stages.timings
+        timings.threads = threads
         var started = clock.now
-        InPlace.compact(&items, keep: keep)
+        InPlace.compact(&items, keep: stages.keep)
         timings.rules += started.duration(to: clock.now)
         started = clock.now
-        let weights = Dictionary(batches.map { ($0.source.name, $0.source.weight) }, uniquingKeysWith: { first, _ in first })
         if dedup.sameURL, let merged = mergeSameURL(&items, weights: weights) { fingerprints?.compact(keep: merged) }
         timings.sameURL = started.duration(to: clock.now)
         started = clock.now
@@ -175,7 +141,139 @@ public struct Pipeline: Sendable {
         started = clock.now
         let ranked = Ranker(ranking, now: now).rank(consume items, weights: weights)
         timings.rank = started.duration(to: clock.now)
-        return Result(items: ranked, dropped: dropped, problems: problems, timings: timings)
+        return Result(items: ranked, dropped: stages.dropped, problems: stages.problems, timings: timings)
+    }
+
+    /// How many threads the stages that work on one source at a time use: preparing, normalizing, the rules and the
+    /// headlines' fingerprints for the near-duplicate stage. Several sources then go through them side by side; the
+    /// stages that need every item (merging and ranking) run on the calling thread after them. One, the default,
+    /// keeps everything on the calling thread. The result does not depend on it, except that with several threads
+    /// the times of those stages in ``StageTimings`` are summed over the threads.
+    public var workers = 1
+
+    /// How many items a run needs before its sources go through their stages side by side.
+    static let sideBySideMinimum = 2048
+
+    /// What the stages that work on one source at a time made of some sources, in their order.
+    struct SourceStages: Sendable {
+        /// The sources' items, prepared and normalized.
+        var items: [Item] = []
+        /// For each item, whether the rules keep it.
+        var keep: [Bool] = []
+        /// The items the rules dropped.
+        var dropped: [Drop] = []
+        /// What normalizing reported, by source.
+        var problems: [String: [Problem]] = [:]
+        /// The headlines of the items the rules keep, when near-duplicates are merged.
+        var fingerprints: HeadlineFingerprints?
+        /// How long the stages took.
+        var timings = StageTimings()
+
+        /// Empty, with room for `capacity` items.
+        init(capacity: Int, fingerprints: Bool) {
+            items.reserveCapacity(capacity)
+            keep.reserveCapacity(capacity)
+            self.fingerprints = fingerprints ? HeadlineFingerprints(capacity: capacity) : nil
+        }
+
+        /// Adds what `other` made of the sources after these.
+        mutating func append(contentsOf other: SourceStages) {
+            items.append(contentsOf: other.items)
+            keep.append(contentsOf: other.keep)
+            dropped.append(contentsOf: other.dropped)
+            problems.merge(other.problems) { first, _ in first }
+            if let more = other.fingerprints { fingerprints?.append(contentsOf: more) }
+            timings.normalize += other.timings.normalize
+            timings.rules += other.timings.rules
+            timings.nearDuplicates += other.timings.nearDuplicates
+        }
+    }
+
+    /// Prepares, normalizes and filters one source's items (taken from `batch`) and fingerprints the headlines the
+    /// rules keep, adding them to `stages`.
+    private func sourceStages(
+        _ batch: inout Batch, into stages: inout SourceStages, normalizer: Normalizer, clock: some Clock<Duration>
+    ) {
+        let source = batch.source
+        let sourceRules = source.rules
+        let limit = normalizer.futureLimit
+        var preparation = Preparation(source, taking: &batch.items)
+        var found: [Problem] = []
+        // A chunk at a time through preparing, normalizing and the rules, so that the rules read what normalizing
+        // has just written while it is still in the cache (a source may have a hundred thousand items). The
+        // headlines' fingerprints are taken in the chunks too, of the items the rules keep, while their titles are
+        // still in the cache; the near-duplicate stage's clock counts the time.
+        var more = true
+        while more {
+            var started = clock.now
+            let start = stages.items.count
+            more = preparation.move(into: &stages.items, upTo: Self.chunkSize)
+            stages.items.withUnsafeMutableBufferPointer { items in
+                for index in start..<items.count { normalizer.normalize(&items[index], problems: &found, limit: limit) }
+            }
+            stages.timings.normalize += started.duration(to: clock.now)
+            started = clock.now
+            stages.items.withUnsafeBufferPointer { items in
+                guard let base = items.baseAddress else { return }
+                for index in start..<items.count {
+                    // The rules read the item where it lies: passing it by value would copy it (a dozen references).
+                    let item = base + index
+                    if let reason = Self.reason(sourceRules.verdict(on: item, now: now), scope: "source rules")
+                        ?? Self.reason(rules.verdict(on: item, now: now), scope: "global rules")
+                    {
+                        stages.dropped.append(
+                            Drop(source: item.pointee.source, id: item.pointee.id, title: item.pointee.title, reason: reason))
+                        stages.keep.append(false)
+                    } else {
+                        stages.keep.append(true)
+                    }
+                }
+            }
+            stages.timings.rules += started.duration(to: clock.now)
+            if stages.fingerprints != nil {
+                started = clock.now
+                stages.items.withUnsafeBufferPointer { items in
+                    for index in start..<items.count where stages.keep[index] { stages.fingerprints?.append(items[index].title) }
+                }
+                stages.timings.nearDuplicates += started.duration(to: clock.now)
+            }
+        }
+        if !found.isEmpty { stages.problems[source.name] = found }
+    }
+
+    /// ``sourceStages(_:into:normalizer:clock:)`` for every batch, on `threads` threads, each taking the next source
+    /// when it is done with one; the results are put together in the batches' order.
+    private func sourceStagesSideBySide(
+        _ batches: inout [Batch], threads: Int, total: Int, normalizer: Normalizer, clock: some Clock<Duration>
+    ) -> SourceStages {
+        let count = batches.count
+        let fingerprinting = dedup.nearDuplicates != nil
+        // The batches move into the lock (none of their items is copied), and each thread moves one out at a time.
+        let pending = Mutex<[Batch]>([])
+        pending.withLock { swap(&$0, &batches) }
+        let finished = Mutex([SourceStages?](repeating: nil, count: count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < count else { return }
+                var batch = pending.withLock { batches in
+                    var taken = Batch(source: batches[index].source, items: [])
+                    swap(&taken.items, &batches[index].items)
+                    return taken
+                }
+                var stages = SourceStages(capacity: batch.items.count, fingerprints: fingerprinting)
+                sourceStages(&batch, into: &stages, normalizer: normalizer, clock: clock)
+                finished.withLock { $0[index] = stages }
+            }
+        }
+        var all = SourceStages(capacity: total, fingerprints: fingerprinting)
+        finished.withLock { finished in
+            for index in finished.indices {
+                if let stages = finished[index].take() { all.append(contentsOf: stages) }
+            }
+        }
+        return all
     }
 
     private static func reason(_ verdict: RuleSet.Verdict, scope: String) -> String? {

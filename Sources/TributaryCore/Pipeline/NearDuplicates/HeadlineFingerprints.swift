@@ -120,6 +120,22 @@ struct HeadlineFingerprints {
         contentKeys.append(StableHash.finish(key))
     }
 
+    /// Adds the headlines of `other` after these, in their order: the store made of two stores is the one their
+    /// headlines appended one by one would have made.
+    mutating func append(contentsOf other: HeadlineFingerprints) {
+        let shingleBase = Int32(shingles.count)
+        let numberBase = Int32(numbers.count)
+        let tokenBase = Int32(tokenIDs.count)
+        shingles.append(contentsOf: other.shingles)
+        numbers.append(contentsOf: other.numbers)
+        tokenIDs.append(contentsOf: other.tokenIDs)
+        tokenFlags.append(contentsOf: other.tokenFlags)
+        shingleEnds.append(contentsOf: other.shingleEnds.lazy.map { $0 + shingleBase })
+        numberEnds.append(contentsOf: other.numberEnds.lazy.map { $0 + numberBase })
+        tokenEnds.append(contentsOf: other.tokenEnds.lazy.map { $0 + tokenBase })
+        contentKeys.append(contentsOf: other.contentKeys)
+    }
+
     /// Keeps the headlines whose flag in `keep` (one a headline) is true, in their order.
     mutating func compact(keep: [Bool]) {
         precondition(keep.count == count, "one flag a headline")

@@ -112,10 +112,9 @@ public struct Engine: Sendable {
         let processing = ContinuousClock.now
         let processed = pipeline.run(consume batches)
         let river = processed.items
-        let stages = processed.timings.stages.map { "\($0.name) \($0.duration.secondsText)" }.joined(separator: ", ")
-        logger.info(
-            "made the river of \(river.count) items in \((ContinuousClock.now - processing).secondsText) (\(stages)\(processed.timings.threads > 1 ? "; the first three on \(processed.timings.threads) threads, their times summed" : ""))"
-        )
+        var stages = processed.timings.stages.map { "\($0.name) \($0.duration.secondsText)" }.joined(separator: ", ")
+        if processed.timings.threads > 1 { stages += "; the first three on \(processed.timings.threads) threads, their times summed" }
+        logger.info("made the river of \(river.count) items in \((ContinuousClock.now - processing).secondsText) (\(stages))")
         for index in reports.indices {
             if let found = processed.problems[reports[index].name] {
                 reports[index].problems += found

@@ -227,12 +227,9 @@ public struct NearDuplicateDetector: Sendable {
             }
             initialized = keys.count
         }
-        // Candidate pairs from every band, as (earlier position) << positionBits | (later position), sorted: a pair that shares
-        // buckets in k bands appears k times in a row. Pairs with at least `minimumCollisions` are verified, once
-        // each and in order (the earlier headline's data is read sequentially).
-        let positionBits = UInt64(max(1, Int.bitWidth - representatives.count.leadingZeroBitCount))
-        let positionMask = (UInt64(1) << positionBits) - 1
-        var pairs = PairBuffer(capacity: representatives.count * 16)
+        // Candidate pairs from every band: a pair that shares buckets in k bands is added k times. Pairs with at least
+        // `minimumCollisions` are verified, once each and in order (the earlier headline's data is read sequentially).
+        let pairs = PairBlocks(positions: representatives.count, pairsPerPosition: 16)
         var partitions = BandPartitions(count: representatives.count)
         keys.withUnsafeBufferPointer { keys in
             for band in 0..<banding.bands {
@@ -244,25 +241,17 @@ public struct NearDuplicateDetector: Sendable {
                 partitions.forEachBucketMember(
                     keys: bandKeys, refinements: refinements, sizeLimit: bucketSizeLimit, scanLimit: bucketScanLimit
                 ) { earlier, later in
-                    pairs.append(UInt64(earlier) << positionBits | UInt64(later))
+                    pairs.append(earlier: earlier, later: later)
                 }
             }
         }
-        let sorted = pairs.values
-        RadixSort.sort(sorted)
         // The pairs that share enough bands, as representatives.
         var candidates: [(first: Int32, second: Int32)] = []
-        var index = 0
-        while index < sorted.count {
-            let pair = sorted[index]
-            var end = index + 1
-            while end < sorted.count && sorted[end] == pair { end += 1 }
-            if end - index >= banding.minimumCollisions {
-                candidates.append((representatives[Int(pair >> positionBits)], representatives[Int(pair & positionMask)]))
+        representatives.withUnsafeBufferPointer { representatives in
+            pairs.forEachPair(addedAtLeast: banding.minimumCollisions) { earlier, later in
+                candidates.append((representatives[earlier], representatives[later]))
             }
-            index = end
         }
-        pairs.deallocate()
         // Each representative's sketch: most candidates are ruled out by the earlier headline's shingles (read in
         // order) against the later one's sketch (24 bytes), without reading the later headline's shingles.
         var sketches = [ShingleSketch](repeating: ShingleSketch(), count: store.count)

@@ -245,20 +245,20 @@ public struct NearDuplicateDetector: Sendable {
                 }
             }
         }
-        // The pairs that share enough bands, as representatives.
+        // The pairs that share enough bands, as positions in `representatives`: the later one's representative is
+        // looked up only for a pair its sketch does not rule out (with a million headlines, each lookup a cache miss).
         var candidates: [(first: Int32, second: Int32)] = []
-        representatives.withUnsafeBufferPointer { representatives in
-            pairs.forEachPair(addedAtLeast: banding.minimumCollisions) { earlier, later in
-                candidates.append((representatives[earlier], representatives[later]))
-            }
+        pairs.forEachPair(addedAtLeast: banding.minimumCollisions) { earlier, later in
+            candidates.append((Int32(truncatingIfNeeded: earlier), Int32(truncatingIfNeeded: later)))
         }
-        // Each representative's sketch: most candidates are ruled out by the earlier headline's shingles (read in
-        // order) against the later one's sketch (24 bytes), without reading the later headline's shingles.
-        var sketches = [ShingleSketch](repeating: ShingleSketch(), count: store.count)
+        // Each representative's sketch, by position: most candidates are ruled out by the earlier headline's shingles
+        // (read in order) against the later one's sketch (24 bytes), without reading the later headline's shingles.
+        var sketches = [ShingleSketch](repeating: ShingleSketch(), count: representatives.count)
         store.shingles.withUnsafeBufferPointer { shingles in
-            for representative in representatives {
-                let index = Int(representative)
-                for shingle in shingles[store.shingleRange(index)] { sketches[index].insert(shingle) }
+            sketches.withUnsafeMutableBufferPointer { sketches in
+                for (position, representative) in representatives.enumerated() {
+                    for shingle in shingles[store.shingleRange(Int(representative))] { sketches[position].insert(shingle) }
+                }
             }
         }
         // Verified a block at a time: the later headline of each pair is anywhere in the store (with a million
@@ -268,22 +268,26 @@ public struct NearDuplicateDetector: Sendable {
         var touched: UInt64 = 0
         store.shingles.withUnsafeBufferPointer { shingles in
             sketches.withUnsafeBufferPointer { sketches in
-                for blockStart in stride(from: 0, to: candidates.count, by: block) {
-                    let blockRange = blockStart..<min(blockStart + block, candidates.count)
-                    for candidate in blockRange { touched &+= sketches[Int(candidates[candidate].second)].low }
-                    for candidate in blockRange {
-                        let first = Int(candidates[candidate].first)
-                        let second = Int(candidates[candidate].second)
-                        guard
-                            sketches[second].mayReach(
-                                threshold, with: UnsafeBufferPointer(rebasing: shingles[store.shingleRange(first)])),
-                            let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
-                        else { continue }
-                        let keys = (store.contentKeys[first], store.contentKeys[second])
-                        links.append(
-                            Link(
-                                first: Int32(first), second: Int32(second), similarity: similarity,
-                                keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
+                representatives.withUnsafeBufferPointer { representatives in
+                    for blockStart in stride(from: 0, to: candidates.count, by: block) {
+                        let blockRange = blockStart..<min(blockStart + block, candidates.count)
+                        for candidate in blockRange { touched &+= sketches[Int(candidates[candidate].second)].low }
+                        for candidate in blockRange {
+                            let first = Int(representatives[Int(candidates[candidate].first)])
+                            let later = Int(candidates[candidate].second)
+                            guard
+                                sketches[later].mayReach(
+                                    threshold, with: UnsafeBufferPointer(rebasing: shingles[store.shingleRange(first)]))
+                            else { continue }
+                            let second = Int(representatives[later])
+                            guard let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
+                            else { continue }
+                            let keys = (store.contentKeys[first], store.contentKeys[second])
+                            links.append(
+                                Link(
+                                    first: Int32(first), second: Int32(second), similarity: similarity,
+                                    keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
+                        }
                     }
                 }
             }

@@ -263,6 +263,8 @@ struct BandPartitions {
     private var previous: [Int32]
     /// For each member of the current partition, its slot in the local table.
     private var slots: [Int32]
+    /// For each crowded member of the current partition, its key in the next refinement.
+    private var nextKeys: [UInt32]
     /// The members (local indices) of the current level, and those of crowded buckets, for the next.
     private var level: [Int32] = []
     private var crowded: [Int32] = []
@@ -281,6 +283,7 @@ struct BandPartitions {
         sizes = []
         previous = []
         slots = []
+        nextKeys = []
         mask = 0
     }
 
@@ -331,6 +334,7 @@ struct BandPartitions {
             sizes = [Int32](repeating: 0, count: capacity)
             previous = [Int32](repeating: -1, count: capacity / 2)
             slots = [Int32](repeating: 0, count: capacity / 2)
+            nextKeys = [UInt32](repeating: 0, count: capacity / 2)
         }
         mask = capacity - 1
         // The buckets are filed through buffer pointers: every array access in the loops below would otherwise check
@@ -347,17 +351,19 @@ struct BandPartitions {
                     sizes.withUnsafeMutableBufferPointer { sizes in
                         previous.withUnsafeMutableBufferPointer { previous in
                             slots.withUnsafeMutableBufferPointer { slots in
-                                let buffers = Buffers(
-                                    order: order, orderKeys: orderKeys, table: table, sizes: sizes, previous: previous, slots: slots,
-                                    mask: capacity - 1)
-                                for partition in 0..<partitionCount {
-                                    let start = starts[partition]
-                                    let end = starts[partition + 1]
-                                    guard end - start > 1 else { continue }
-                                    buffers.pair(
-                                        start: start, end: end, localIndices: localIndices, level: &level, crowded: &crowded,
-                                        refinements: refinements,
-                                        sizeLimit: Int32(clamping: sizeLimit), scanLimit: scanLimit, body)
+                                nextKeys.withUnsafeMutableBufferPointer { nextKeys in
+                                    let buffers = Buffers(
+                                        order: order, orderKeys: orderKeys, table: table, sizes: sizes, previous: previous, slots: slots,
+                                        nextKeys: nextKeys, mask: capacity - 1)
+                                    for partition in 0..<partitionCount {
+                                        let start = starts[partition]
+                                        let end = starts[partition + 1]
+                                        guard end - start > 1 else { continue }
+                                        buffers.pair(
+                                            start: start, end: end, localIndices: localIndices, level: &level, crowded: &crowded,
+                                            refinements: refinements,
+                                            sizeLimit: Int32(clamping: sizeLimit), scanLimit: scanLimit, body)
+                                    }
                                 }
                             }
                         }
@@ -377,6 +383,7 @@ struct BandPartitions {
         let sizes: UnsafeMutableBufferPointer<Int32>
         let previous: UnsafeMutableBufferPointer<Int32>
         let slots: UnsafeMutableBufferPointer<Int32>
+        let nextKeys: UnsafeMutableBufferPointer<UInt32>
         let mask: Int
 
         /// Files the members of the partition `start..<end` into buckets and pairs them, level by level.
@@ -423,10 +430,14 @@ struct BandPartitions {
                     sizes[slot] = 0
                 }
                 guard !crowded.isEmpty else { break }
+                // The next keys are gathered first, in a loop of independent loads only: they are anywhere in the
+                // band (with a million headlines, a cache miss each), and the processor overlaps more of them there
+                // than among the hashing of the sub-bucket keys.
                 let refinement = refinements[depth]
+                for local in crowded { nextKeys[Int(local)] = refinement[Int(order[start + Int(local)])] }
                 for local in crowded {
                     let index = start + Int(local)
-                    orderKeys[index] = BandPartitions.refine(orderKeys[index], refinement[Int(order[index])])
+                    orderKeys[index] = BandPartitions.refine(orderKeys[index], nextKeys[Int(local)])
                 }
                 swap(&level, &crowded)
                 depth += 1

@@ -167,17 +167,40 @@ struct NearDuplicateBucketTests {
         #expect(frequency.isFrequent(7) && frequency.isFrequent(11))
     }
 
-    @Test("the candidate pair buffer keeps its values as it grows past its capacity, many times over")
-    func pairBufferGrowth() {
-        var buffer = PairBuffer(capacity: 0)
+    @Test("the pair blocks give each pair added often enough once, in order, as a plain count does", arguments: [0, 1, 2, 3])
+    func pairBlocksMatchCounts(minimum: Int) {
         var generator = SplitMix(state: 11)
-        var expected: [UInt64] = []
-        for _ in 0..<100_000 {
-            let value = generator.next()
-            expected.append(value)
-            buffer.append(value)
+        // 5,000 positions span five blocks; pairs crowd a few earlier positions so that blocks grow past their room.
+        for count in [2, 1_000, 5_000] {
+            let blocks = PairBlocks(positions: count, pairsPerPosition: 1)
+            var added: [[Int]: Int] = [:]
+            for _ in 0..<60_000 {
+                let earlier = Int(generator.next() % UInt64(generator.next() % 4 == 0 ? min(count - 1, 7) : count - 1))
+                let later = earlier + 1 + Int(generator.next() % UInt64(min(count - 1 - earlier, 3 + count / 100)))
+                blocks.append(earlier: earlier, later: later)
+                added[[earlier, later], default: 0] += 1
+            }
+            #expect(blocks.count == 60_000)
+            var reported: [[Int]] = []
+            blocks.forEachPair(addedAtLeast: minimum) { reported.append([$0, $1]) }
+            let expected = added.filter { $0.value >= minimum }.keys.sorted { $0.lexicographicallyPrecedes($1) }
+            #expect(reported == expected, "\(count) positions")
         }
-        #expect(Array(buffer.values) == expected)
-        buffer.deallocate()
+    }
+
+    @Test("pair blocks cover the largest positions of a large input, with fewer offset bits when later positions need more")
+    func pairBlocksOfLargeInputs() {
+        for count in [1_000_000, 1 << 22, 1 << 23] {
+            let blocks = PairBlocks(positions: count, pairsPerPosition: 0)
+            #expect(blocks.laterBits + blocks.offsetBits <= 32)
+            #expect(blocks.blockCount << blocks.offsetBits >= count)
+            let pairs = [[0, 1], [count - 2, count - 1], [0, count - 1], [count / 2, count / 2 + 1], [0, 1]]
+            for pair in pairs { blocks.append(earlier: pair[0], later: pair[1]) }
+            var reported: [[Int]] = []
+            blocks.forEachPair(addedAtLeast: 1) { reported.append([$0, $1]) }
+            #expect(reported == Set(pairs).sorted { $0.lexicographicallyPrecedes($1) })
+        }
+        #expect(PairBlocks(positions: 1_000_000, pairsPerPosition: 0).offsetBits == 10)
+        #expect(PairBlocks(positions: 1 << 23, pairsPerPosition: 0).offsetBits == 8)
     }
 }

@@ -128,6 +128,18 @@ struct NearDuplicateShingleTests {
         #expect(values == expected)
     }
 
+    @Test("radix sort sorts 32-bit values too, few and many")
+    func radixSortOf32BitValues() {
+        var generator = SplitMix(state: 12)
+        for (count, bits) in [(300, 30), (20_000, 30), (RadixSort.splitThreshold + 17, 32), (90_000, 12)] {
+            var values = (0..<count).map { _ in UInt32(truncatingIfNeeded: generator.next() >> UInt64(64 - bits)) }
+            values[0] = values[1]
+            let expected = values.sorted()
+            RadixSort.sort(&values)
+            #expect(values == expected, "\(count) values of \(bits) bits")
+        }
+    }
+
     @Test("a shingle sketch never rules out a pair whose similarity reaches the threshold")
     func shingleSketches() {
         var generator = SplitMix(state: 9)

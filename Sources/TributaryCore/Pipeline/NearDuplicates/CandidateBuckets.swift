@@ -2,47 +2,47 @@
     import Glibc
 #endif
 
-/// Radix sort of 64-bit values, 10 bits a pass (digits that are the same in every value are skipped, so values
+/// Radix sort of unsigned integers, 10 bits a pass (digits that are the same in every value are skipped, so values
 /// below 2⁴⁰ take four passes): linear time, and with 1,024 buckets a pass the scattered writes stay in cache, where a
 /// comparison sort of millions of candidate pairs would not. Many values are first split by the top ten of their
 /// varying bits (one pass over memory), and each slice, small enough for the cache, is then sorted digit by digit from
 /// the lowest.
 enum RadixSort {
     /// Bits per pass.
-    static let digitBits: UInt64 = 10
+    static let digitBits = 10
 
     /// From how many values the first pass splits by the highest digit.
     static let splitThreshold = 1 << 16
 
     /// Sorts `values` ascending.
-    static func sort(_ values: inout [UInt64]) {
+    static func sort<Value: FixedWidthInteger & UnsignedInteger>(_ values: inout [Value]) {
         values.withUnsafeMutableBufferPointer { sort($0) }
     }
 
     /// Sorts the values in a buffer ascending.
-    static func sort(_ values: UnsafeMutableBufferPointer<UInt64>) {
+    static func sort<Value: FixedWidthInteger & UnsignedInteger>(_ values: UnsafeMutableBufferPointer<Value>) {
         guard values.count > 1 else { return }
         if values.count < 256 {
             var values = values
             values.sort()
             return
         }
-        let digitMask = UInt64((1 << Int(digitBits)) - 1)
-        var all: UInt64 = 0
-        var any: UInt64 = ~0
+        let digitMask = Value((1 << digitBits) - 1)
+        var all: Value = 0
+        var any: Value = ~0
         for value in values {
             all |= value
             any &= value
         }
-        let shifts = stride(from: UInt64(0), to: 64, by: Int(digitBits)).filter { (all ^ any) >> $0 & digitMask != 0 }
+        let shifts = stride(from: 0, to: Value.bitWidth, by: digitBits).filter { (all ^ any) &>> $0 & digitMask != 0 }
         guard !shifts.isEmpty else { return }
         // Each pass writes every element of `scratch` before it is read: no need to zero it first.
-        var scratch = [UInt64](unsafeUninitializedCapacity: values.count) { _, initialized in initialized = values.count }
-        var counts = [Int](repeating: 0, count: 1 << Int(digitBits) + 1)
+        var scratch = [Value](unsafeUninitializedCapacity: values.count) { _, initialized in initialized = values.count }
+        var counts = [Int](repeating: 0, count: 1 << digitBits + 1)
         scratch.withUnsafeMutableBufferPointer { scratch in
             counts.withUnsafeMutableBufferPointer { counts in
                 // The top ten of the bits that vary, and the digits below them.
-                let high = UInt64(64 - (all ^ any).leadingZeroBitCount)
+                let high = Value.bitWidth - (all ^ any).leadingZeroBitCount
                 guard values.count >= splitThreshold, high > 2 * digitBits else {
                     if passes(from: values, to: scratch, shifts: shifts[...], counts: counts) {
                         _ = values.update(fromContentsOf: scratch)
@@ -54,7 +54,7 @@ enum RadixSort {
                 let lower = shifts.filter { $0 < top }
                 // By the top digit into `scratch`; then each slice back into `values`, by the other digits.
                 scatter(from: values, to: scratch, shift: top, counts: counts)
-                let ends = Array(counts.prefix(1 << Int(digitBits)))  // where each slice ends
+                let ends = Array(counts.prefix(1 << digitBits))  // where each slice ends
                 for digit in ends.indices {
                     let range = (digit == 0 ? 0 : ends[digit - 1])..<ends[digit]
                     guard range.count > 1 else {
@@ -71,8 +71,8 @@ enum RadixSort {
 
     /// Sorts `from` by the digits at `shifts`, lowest first, moving the values back and forth between `from` and
     /// `to`; returns whether the result is in `to`.
-    private static func passes(
-        from: UnsafeMutableBufferPointer<UInt64>, to: UnsafeMutableBufferPointer<UInt64>, shifts: ArraySlice<UInt64>,
+    private static func passes<Value: FixedWidthInteger & UnsignedInteger>(
+        from: UnsafeMutableBufferPointer<Value>, to: UnsafeMutableBufferPointer<Value>, shifts: ArraySlice<Int>,
         counts: UnsafeMutableBufferPointer<Int>
     ) -> Bool {
         var source = from
@@ -86,14 +86,15 @@ enum RadixSort {
 
     /// One stable counting pass by the digit at `shift`; afterwards `counts[d]` is where digit `d`'s values end.
     @inline(__always)
-    private static func scatter(
-        from source: UnsafeMutableBufferPointer<UInt64>, to target: UnsafeMutableBufferPointer<UInt64>, shift: UInt64,
+    private static func scatter<Value: FixedWidthInteger & UnsignedInteger>(
+        from source: UnsafeMutableBufferPointer<Value>, to target: UnsafeMutableBufferPointer<Value>, shift: Int,
         counts: UnsafeMutableBufferPointer<Int>
     ) {
-        let digitMask = UInt64((1 << Int(digitBits)) - 1)
-        let radix = 1 << Int(digitBits)
+        let digitMask = Value((1 << digitBits) - 1)
+        let radix = 1 << digitBits
+        let shift = Value(truncatingIfNeeded: shift)
         for index in 0..<radix { counts[index] = 0 }
-        for value in source { counts[Int(value >> shift & digitMask)] += 1 }
+        for value in source { counts[Int(truncatingIfNeeded: value &>> shift & digitMask)] += 1 }
         var total = 0
         for index in 0..<radix {
             let count = counts[index]
@@ -101,7 +102,7 @@ enum RadixSort {
             total += count
         }
         for value in source {
-            let digit = Int(value >> shift & digitMask)
+            let digit = Int(truncatingIfNeeded: value &>> shift & digitMask)
             target[counts[digit]] = value
             counts[digit] += 1
         }
@@ -262,6 +263,8 @@ struct BandPartitions {
     private var previous: [Int32]
     /// For each member of the current partition, its slot in the local table.
     private var slots: [Int32]
+    /// For each crowded member of the current partition, its key in the next refinement.
+    private var nextKeys: [UInt32]
     /// The members (local indices) of the current level, and those of crowded buckets, for the next.
     private var level: [Int32] = []
     private var crowded: [Int32] = []
@@ -280,6 +283,7 @@ struct BandPartitions {
         sizes = []
         previous = []
         slots = []
+        nextKeys = []
         mask = 0
     }
 
@@ -330,6 +334,7 @@ struct BandPartitions {
             sizes = [Int32](repeating: 0, count: capacity)
             previous = [Int32](repeating: -1, count: capacity / 2)
             slots = [Int32](repeating: 0, count: capacity / 2)
+            nextKeys = [UInt32](repeating: 0, count: capacity / 2)
         }
         mask = capacity - 1
         // The buckets are filed through buffer pointers: every array access in the loops below would otherwise check
@@ -346,17 +351,19 @@ struct BandPartitions {
                     sizes.withUnsafeMutableBufferPointer { sizes in
                         previous.withUnsafeMutableBufferPointer { previous in
                             slots.withUnsafeMutableBufferPointer { slots in
-                                let buffers = Buffers(
-                                    order: order, orderKeys: orderKeys, table: table, sizes: sizes, previous: previous, slots: slots,
-                                    mask: capacity - 1)
-                                for partition in 0..<partitionCount {
-                                    let start = starts[partition]
-                                    let end = starts[partition + 1]
-                                    guard end - start > 1 else { continue }
-                                    buffers.pair(
-                                        start: start, end: end, localIndices: localIndices, level: &level, crowded: &crowded,
-                                        refinements: refinements,
-                                        sizeLimit: Int32(clamping: sizeLimit), scanLimit: scanLimit, body)
+                                nextKeys.withUnsafeMutableBufferPointer { nextKeys in
+                                    let buffers = Buffers(
+                                        order: order, orderKeys: orderKeys, table: table, sizes: sizes, previous: previous, slots: slots,
+                                        nextKeys: nextKeys, mask: capacity - 1)
+                                    for partition in 0..<partitionCount {
+                                        let start = starts[partition]
+                                        let end = starts[partition + 1]
+                                        guard end - start > 1 else { continue }
+                                        buffers.pair(
+                                            start: start, end: end, localIndices: localIndices, level: &level, crowded: &crowded,
+                                            refinements: refinements,
+                                            sizeLimit: Int32(clamping: sizeLimit), scanLimit: scanLimit, body)
+                                    }
                                 }
                             }
                         }
@@ -376,6 +383,7 @@ struct BandPartitions {
         let sizes: UnsafeMutableBufferPointer<Int32>
         let previous: UnsafeMutableBufferPointer<Int32>
         let slots: UnsafeMutableBufferPointer<Int32>
+        let nextKeys: UnsafeMutableBufferPointer<UInt32>
         let mask: Int
 
         /// Files the members of the partition `start..<end` into buckets and pairs them, level by level.
@@ -422,10 +430,14 @@ struct BandPartitions {
                     sizes[slot] = 0
                 }
                 guard !crowded.isEmpty else { break }
+                // The next keys are gathered first, in a loop of independent loads only: they are anywhere in the
+                // band (with a million headlines, a cache miss each), and the processor overlaps more of them there
+                // than among the hashing of the sub-bucket keys.
                 let refinement = refinements[depth]
+                for local in crowded { nextKeys[Int(local)] = refinement[Int(order[start + Int(local)])] }
                 for local in crowded {
                     let index = start + Int(local)
-                    orderKeys[index] = BandPartitions.refine(orderKeys[index], refinement[Int(order[index])])
+                    orderKeys[index] = BandPartitions.refine(orderKeys[index], nextKeys[Int(local)])
                 }
                 swap(&level, &crowded)
                 depth += 1
@@ -486,50 +498,96 @@ struct BucketTable {
     }
 }
 
-/// A growing buffer of 64-bit values written without the checks of `Array.append` (uniqueness, then capacity): the
-/// LSH bands give some ten to thirty candidate pairs a headline. The memory comes from `malloc` and grows with
-/// `realloc`: for a buffer as large as a million headlines' pairs (over 100 MB, which glibc maps on its own), that
-/// moves the mapping (mremap) instead of copying the values into fresh pages, each of which the kernel would have to
-/// fault in and zero again. The owner frees it with ``deallocate()``.
-struct PairBuffer {
-    /// The values, `count` of them initialized.
-    private(set) var base: UnsafeMutablePointer<UInt64>
-    /// How many values there are.
-    private(set) var count = 0
-    /// How many fit before the buffer grows.
-    private var capacity: Int
+/// Candidate pairs (earlier, later), earlier < later, filed by the block of earlier positions they fall in (1,024
+/// positions a block), each pair stored in 32 bits as its earlier position's offset in the block above the later
+/// position. The LSH bands give some ten to thirty pairs a headline, most of them met in one band only: with a
+/// million headlines some 22 million. Sorting them as one array of 64-bit values took a pass over 180 MB to split
+/// them before the slices fit the cache; here each block's pairs (some 90 KB) are already a slice, sorted and read
+/// while in the second-level cache, and take half the bytes.
+///
+/// Each block's memory comes from `malloc` and grows with `realloc`; the object frees it.
+final class PairBlocks {
+    /// One block's pairs: `count` values initialized at `base`, room for `capacity`.
+    private struct Block {
+        var base: UnsafeMutablePointer<UInt32>
+        var count: Int
+        var capacity: Int
+    }
 
-    /// An empty buffer with room for `capacity` values.
-    init(capacity: Int) {
-        self.capacity = max(capacity, 1024)
-        base = Self.resized(nil, to: self.capacity)
+    /// How many bits a later position takes.
+    let laterBits: Int
+    /// How many bits an earlier position's offset in its block takes (10, fewer for a huge input).
+    let offsetBits: Int
+    /// How many blocks.
+    let blockCount: Int
+    /// The blocks.
+    private let blocks: UnsafeMutablePointer<Block>
+
+    /// Room for pairs of positions below `count` (at most `Int32.max`), about `pairsPerPosition` for each earlier
+    /// position before a block grows.
+    init(positions count: Int, pairsPerPosition: Int) {
+        precondition(count >= 0 && count <= Int(Int32.max), "positions must fit 31 bits")
+        laterBits = max(1, Int.bitWidth - count.leadingZeroBitCount)
+        offsetBits = min(10, 32 - laterBits)
+        blockCount = max(1, (count + (1 << offsetBits) - 1) >> offsetBits)
+        let capacity = max(64, pairsPerPosition << offsetBits)
+        blocks = .allocate(capacity: blockCount)
+        for index in 0..<blockCount {
+            (blocks + index).initialize(to: Block(base: Self.resized(nil, to: capacity), count: 0, capacity: capacity))
+        }
+    }
+
+    deinit {
+        for index in 0..<blockCount { free(blocks[index].base) }
+        blocks.deallocate()
     }
 
     /// `memory` (from `malloc`, or nil) with room for `capacity` values, its values kept.
-    private static func resized(_ memory: UnsafeMutablePointer<UInt64>?, to capacity: Int) -> UnsafeMutablePointer<UInt64> {
-        guard let raw = realloc(memory, capacity * MemoryLayout<UInt64>.stride) else {
+    private static func resized(_ memory: UnsafeMutablePointer<UInt32>?, to capacity: Int) -> UnsafeMutablePointer<UInt32> {
+        guard let raw = realloc(memory, capacity * MemoryLayout<UInt32>.stride) else {
             fatalError("out of memory for \(capacity) candidate pairs")
         }
-        return raw.assumingMemoryBound(to: UInt64.self)
+        return raw.assumingMemoryBound(to: UInt32.self)
     }
 
-    /// Appends a value.
+    /// Adds the pair (`earlier`, `later`): two positions below the count, `earlier` < `later`.
     @inline(__always)
-    mutating func append(_ value: UInt64) {
-        if count == capacity { grow() }
-        (base + count).initialize(to: value)
-        count += 1
+    func append(earlier: Int, later: Int) {
+        let block = blocks + (earlier &>> offsetBits)
+        if block.pointee.count == block.pointee.capacity { grow(block) }
+        let offset = earlier & ((1 << offsetBits) - 1)
+        (block.pointee.base + block.pointee.count).initialize(to: UInt32(truncatingIfNeeded: offset << laterBits | later))
+        block.pointee.count += 1
     }
 
     @inline(never)
-    private mutating func grow() {
-        capacity *= 2
-        base = Self.resized(base, to: capacity)  // UInt64 is trivial: moving its bytes moves the values
+    private func grow(_ block: UnsafeMutablePointer<Block>) {
+        block.pointee.capacity *= 2
+        block.pointee.base = Self.resized(block.pointee.base, to: block.pointee.capacity)  // UInt32 is trivial
     }
 
-    /// The values.
-    var values: UnsafeMutableBufferPointer<UInt64> { UnsafeMutableBufferPointer(start: base, count: count) }
+    /// How many pairs were added.
+    var count: Int { (0..<blockCount).reduce(0) { $0 + blocks[$1].count } }
 
-    /// Frees the memory; the buffer must not be used afterwards.
-    func deallocate() { free(base) }
+    /// Calls `body(earlier, later)` once for each distinct pair added at least `minimum` times, in ascending order of
+    /// (earlier, later). Sorts each block in place.
+    func forEachPair(addedAtLeast minimum: Int, _ body: (_ earlier: Int, _ later: Int) -> Void) {
+        let laterMask = UInt32(truncatingIfNeeded: (1 << laterBits) - 1)
+        for blockIndex in 0..<blockCount {
+            let block = blocks[blockIndex]
+            let values = UnsafeMutableBufferPointer(start: block.base, count: block.count)
+            RadixSort.sort(values)
+            let blockStart = blockIndex << offsetBits
+            var index = 0
+            while index < values.count {
+                let pair = values[index]
+                var end = index + 1
+                while end < values.count && values[end] == pair { end += 1 }
+                if end - index >= minimum {
+                    body(blockStart + Int(pair &>> UInt32(laterBits)), Int(pair & laterMask))
+                }
+                index = end
+            }
+        }
+    }
 }

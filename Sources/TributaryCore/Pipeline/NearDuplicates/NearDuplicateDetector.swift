@@ -227,12 +227,9 @@ public struct NearDuplicateDetector: Sendable {
             }
             initialized = keys.count
         }
-        // Candidate pairs from every band, as (earlier position) << positionBits | (later position), sorted: a pair that shares
-        // buckets in k bands appears k times in a row. Pairs with at least `minimumCollisions` are verified, once
-        // each and in order (the earlier headline's data is read sequentially).
-        let positionBits = UInt64(max(1, Int.bitWidth - representatives.count.leadingZeroBitCount))
-        let positionMask = (UInt64(1) << positionBits) - 1
-        var pairs = PairBuffer(capacity: representatives.count * 16)
+        // Candidate pairs from every band: a pair that shares buckets in k bands is added k times. Pairs with at least
+        // `minimumCollisions` are verified, once each and in order (the earlier headline's data is read sequentially).
+        let pairs = PairBlocks(positions: representatives.count, pairsPerPosition: 16)
         var partitions = BandPartitions(count: representatives.count)
         keys.withUnsafeBufferPointer { keys in
             for band in 0..<banding.bands {
@@ -244,32 +241,24 @@ public struct NearDuplicateDetector: Sendable {
                 partitions.forEachBucketMember(
                     keys: bandKeys, refinements: refinements, sizeLimit: bucketSizeLimit, scanLimit: bucketScanLimit
                 ) { earlier, later in
-                    pairs.append(UInt64(earlier) << positionBits | UInt64(later))
+                    pairs.append(earlier: earlier, later: later)
                 }
             }
         }
-        let sorted = pairs.values
-        RadixSort.sort(sorted)
-        // The pairs that share enough bands, as representatives.
+        // The pairs that share enough bands, as positions in `representatives`: the later one's representative is
+        // looked up only for a pair its sketch does not rule out (with a million headlines, each lookup a cache miss).
         var candidates: [(first: Int32, second: Int32)] = []
-        var index = 0
-        while index < sorted.count {
-            let pair = sorted[index]
-            var end = index + 1
-            while end < sorted.count && sorted[end] == pair { end += 1 }
-            if end - index >= banding.minimumCollisions {
-                candidates.append((representatives[Int(pair >> positionBits)], representatives[Int(pair & positionMask)]))
-            }
-            index = end
+        pairs.forEachPair(addedAtLeast: banding.minimumCollisions) { earlier, later in
+            candidates.append((Int32(truncatingIfNeeded: earlier), Int32(truncatingIfNeeded: later)))
         }
-        pairs.deallocate()
-        // Each representative's sketch: most candidates are ruled out by the earlier headline's shingles (read in
-        // order) against the later one's sketch (24 bytes), without reading the later headline's shingles.
-        var sketches = [ShingleSketch](repeating: ShingleSketch(), count: store.count)
+        // Each representative's sketch, by position: most candidates are ruled out by the earlier headline's shingles
+        // (read in order) against the later one's sketch (24 bytes), without reading the later headline's shingles.
+        var sketches = [ShingleSketch](repeating: ShingleSketch(), count: representatives.count)
         store.shingles.withUnsafeBufferPointer { shingles in
-            for representative in representatives {
-                let index = Int(representative)
-                for shingle in shingles[store.shingleRange(index)] { sketches[index].insert(shingle) }
+            sketches.withUnsafeMutableBufferPointer { sketches in
+                for (position, representative) in representatives.enumerated() {
+                    for shingle in shingles[store.shingleRange(Int(representative))] { sketches[position].insert(shingle) }
+                }
             }
         }
         // Verified a block at a time: the later headline of each pair is anywhere in the store (with a million
@@ -279,22 +268,26 @@ public struct NearDuplicateDetector: Sendable {
         var touched: UInt64 = 0
         store.shingles.withUnsafeBufferPointer { shingles in
             sketches.withUnsafeBufferPointer { sketches in
-                for blockStart in stride(from: 0, to: candidates.count, by: block) {
-                    let blockRange = blockStart..<min(blockStart + block, candidates.count)
-                    for candidate in blockRange { touched &+= sketches[Int(candidates[candidate].second)].low }
-                    for candidate in blockRange {
-                        let first = Int(candidates[candidate].first)
-                        let second = Int(candidates[candidate].second)
-                        guard
-                            sketches[second].mayReach(
-                                threshold, with: UnsafeBufferPointer(rebasing: shingles[store.shingleRange(first)])),
-                            let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
-                        else { continue }
-                        let keys = (store.contentKeys[first], store.contentKeys[second])
-                        links.append(
-                            Link(
-                                first: Int32(first), second: Int32(second), similarity: similarity,
-                                keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
+                representatives.withUnsafeBufferPointer { representatives in
+                    for blockStart in stride(from: 0, to: candidates.count, by: block) {
+                        let blockRange = blockStart..<min(blockStart + block, candidates.count)
+                        for candidate in blockRange { touched &+= sketches[Int(candidates[candidate].second)].low }
+                        for candidate in blockRange {
+                            let first = Int(representatives[Int(candidates[candidate].first)])
+                            let later = Int(candidates[candidate].second)
+                            guard
+                                sketches[later].mayReach(
+                                    threshold, with: UnsafeBufferPointer(rebasing: shingles[store.shingleRange(first)]))
+                            else { continue }
+                            let second = Int(representatives[later])
+                            guard let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
+                            else { continue }
+                            let keys = (store.contentKeys[first], store.contentKeys[second])
+                            links.append(
+                                Link(
+                                    first: Int32(first), second: Int32(second), similarity: similarity,
+                                    keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
+                        }
                     }
                 }
             }

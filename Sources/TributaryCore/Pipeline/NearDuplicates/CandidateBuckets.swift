@@ -221,6 +221,14 @@ struct ShingleFrequency {
         return 0
     }
 
+    /// The count in the slot where a lookup of `shingle`'s ``occurrences(of:)`` starts (0 when empty, or when no
+    /// shingle is frequent): reading it for several shingles ahead of their lookups lets the cache misses overlap.
+    @inline(__always)
+    func firstSlotCount(of shingle: UInt32) -> Int32 {
+        guard !frequentSlots.isEmpty else { return 0 }
+        return frequentSlots[Int(truncatingIfNeeded: Self.spread(shingle) >> 20) & (frequentSlots.count - 1)].count
+    }
+
     /// Whether `shingle` is in more than the limit's worth of headlines (or a false positive of the filter).
     @inline(__always)
     func isFrequent(_ shingle: UInt32) -> Bool {
@@ -489,6 +497,11 @@ struct BucketTable {
         slots[slot].key = low
         return slot
     }
+
+    /// The value in the slot where ``slot(for:)`` starts to probe for `key` (−1 when empty): reading it for several
+    /// keys ahead of their probes lets the cache misses overlap.
+    @inline(__always)
+    func firstValue(for key: UInt64) -> Int32 { slots[Int(truncatingIfNeeded: key >> 32) & mask].value }
 
     /// The value in `slot`.
     @inline(__always)

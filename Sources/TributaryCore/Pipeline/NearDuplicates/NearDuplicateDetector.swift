@@ -131,19 +131,29 @@ public struct NearDuplicateDetector: Sendable {
         // Headlines with identical fingerprints are one representative.
         var representativeOf = [Int32](repeating: -1, count: count)
         var representatives: [Int32] = []
+        // A block of headlines at a time: the first slot of each key's probe is read for the whole block before
+        // the probes (with a million headlines the table has 16 MB, and each probe a cache miss), loads the
+        // processor overlaps instead of waiting for one after the other.
         var exact = BucketTable(minimumCapacity: count)
-        for index in 0..<count where !store.isEmpty(index) {
-            let key = store.contentKeys[index]
-            let slot = exact.slot(for: key)
-            let existing = exact[value: slot]
-            if existing >= 0 && store.contentKeys[Int(existing)] == key {
-                representativeOf[index] = existing
-                continue
+        var touched: Int32 = 0
+        for blockStart in stride(from: 0, to: count, by: 16) {
+            let block = blockStart..<min(blockStart + 16, count)
+            for index in block { touched &+= exact.firstValue(for: store.contentKeys[index]) }
+            for index in block where !store.isEmpty(index) {
+                let key = store.contentKeys[index]
+                let slot = exact.slot(for: key)
+                let existing = exact[value: slot]
+                if existing >= 0 && store.contentKeys[Int(existing)] == key {
+                    representativeOf[index] = existing
+                    continue
+                }
+                if existing < 0 { exact[value: slot] = Int32(index) }  // else: the slot's low key bits collide; no merge
+                representatives.append(Int32(index))
+                representativeOf[index] = Int32(index)
             }
-            if existing < 0 { exact[value: slot] = Int32(index) }  // else: the slot's low key bits collide; no merge
-            representatives.append(Int32(index))
-            representativeOf[index] = Int32(index)
         }
+        // Keeps the touching loads: the optimizer would drop them if their sum went unused.
+        if touched == 0x5EED_F00D { representatives.reserveCapacity(representatives.count + 1) }
 
         let links = candidateLinks(store, representatives)
         let root = join(store, links, count: count)
@@ -190,6 +200,7 @@ public struct NearDuplicateDetector: Sendable {
         selected.reserveCapacity(store.shingles.count)
         ends.reserveCapacity(representatives.count)
         var topUp: [UInt64] = []
+        var touched: Int32 = 0
         for representative in representatives {
             let range = store.shingleRange(Int(representative))
             let start = selected.count
@@ -197,9 +208,15 @@ public struct NearDuplicateDetector: Sendable {
             if selected.count - start < Self.minimumInformative {
                 // Too few rare shingles: add the least common of the frequent ones (ties by id) until there are
                 // enough to hash.
+                // The counts' first slots are read for all of them before the lookups, so that their cache misses
+                // overlap.
                 topUp.removeAll(keepingCapacity: true)
                 for shingle in store.shingles[range] where frequency.isFrequent(shingle) {
-                    topUp.append(UInt64(frequency.occurrences(of: shingle)) << 32 | UInt64(shingle))
+                    topUp.append(UInt64(shingle))
+                    touched &+= frequency.firstSlotCount(of: shingle)
+                }
+                for index in topUp.indices {
+                    topUp[index] |= UInt64(frequency.occurrences(of: UInt32(truncatingIfNeeded: topUp[index]))) << 32
                 }
                 topUp.sort()
                 for entry in topUp.prefix(Self.minimumInformative - (selected.count - start)) {
@@ -208,6 +225,8 @@ public struct NearDuplicateDetector: Sendable {
             }
             ends.append(Int32(selected.count))
         }
+        // Keeps the touching loads: the optimizer would drop them if their sum went unused.
+        if touched == 0x5EED_F00D { selected.reserveCapacity(selected.count + 1) }
         return (selected, ends)
     }
 

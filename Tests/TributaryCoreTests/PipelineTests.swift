@@ -60,7 +60,8 @@ struct PipelineTests {
             yaml += "  - {name: s\(index), adapter: static, count: 1"
             yaml += index % 4 == 1 ? ", rules: {block: [{name: no-sevens, title: {contains: \"7 \"}}]}}\n" : "}\n"
         }
-        yaml += "rules: {block: [{title: {contains: 推广}}]}\n"
+        // A regular expression too: the threads share its compiled form.
+        yaml += "rules: {block: [{title: {contains: 推广}}, {title: {matches: \"(?i)test flight 1[0-9]$\"}}]}\n"
         let configuration = try load(yaml)
         let stories = [
             "苹果发布iPhone 16，售价5999元", "Apple unveils the iPhone 16", "Linux 6.10 released", "Fed holds rates at 5.25%",
@@ -94,6 +95,7 @@ struct PipelineTests {
         #expect(
             oneByOne.dropped.contains { $0.reason.contains("no-sevens") } && oneByOne.dropped.contains { $0.title?.hasPrefix("推广") == true }
         )
+        #expect(oneByOne.dropped.contains { $0.title?.hasSuffix("test flight 12") == true })
         #expect(sideBySide.problems == oneByOne.problems && !oneByOne.problems.isEmpty)
     }
 

@@ -33,21 +33,29 @@ public struct Ranker: Sendable {
                 }
             }
         }
-        // Positions are sorted by keys read once, then the items are moved into that order. Items are read through
+        // Each position's keys are read once, into the values the sort compares and moves: a comparison reads
+        // nothing else unless everything but the ids ties (with a million items, reading the keys from arrays by
+        // position was a cache miss a comparison). Then the items are moved into that order. Items are read through
         // a buffer pointer: reading a field of an array element in a closure can copy the whole item.
-        var order = Array(items.indices)
-        items.withUnsafeBufferPointer { items in
-            let scores = hot ? items.map { $0.score ?? 0 } : []
-            let dates = items.map { ($0.date ?? now).timeIntervalSinceReferenceDate }
-            order.sort { a, b in
-                if hot && scores[a] != scores[b] { return scores[a] > scores[b] }
-                if dates[a] != dates[b] { return dates[a] > dates[b] }
-                if sourceOf[a] != sourceOf[b] { return sourceOf[a] < sourceOf[b] }
-                return items[a].id < items[b].id
+        precondition(items.count <= Int(Int32.max), "positions must fit 31 bits")
+        var keys = items.withUnsafeBufferPointer { items in
+            items.indices.map { index in
+                RankKey(
+                    score: hot ? items[index].score ?? 0 : 0, date: (items[index].date ?? now).timeIntervalSinceReferenceDate,
+                    source: sourceOf[index], position: Int32(truncatingIfNeeded: index))
             }
         }
+        items.withUnsafeBufferPointer { items in
+            keys.sort { a, b in
+                if a.score != b.score { return a.score > b.score }
+                if a.date != b.date { return a.date > b.date }
+                if a.source != b.source { return a.source < b.source }
+                return items[Int(a.position)].id < items[Int(b.position)].id
+            }
+        }
+        let order = keys.map { Int($0.position) }
         InPlace.permute(&items, by: order)
-        var sources = order.map { sourceOf[$0] }
+        var sources = keys.map(\.source)
         if let limit = configuration.maxPerSource {
             var counts = [Int](repeating: 0, count: sourceCount)
             let keep = sources.map { source in
@@ -323,4 +331,13 @@ private struct PositionHeap {
             slot = parent
         }
     }
+}
+
+/// What the ranking sorts an item by, with the item's position: its score (0 when ranking by date), its date
+/// (seconds since 2001), its source's number, then its id, read from the item only when the rest ties.
+private struct RankKey {
+    var score: Double
+    var date: Double
+    var source: Int32
+    var position: Int32
 }

@@ -76,9 +76,9 @@ public struct Engine: Sendable {
         var batches: [Pipeline.Batch] = []
         var sourceInfo: [String: FeedInfo] = [:]
         for index in outcomes.indices {
-            // The items move on: left in the outcome too, the pipeline's first change to them would copy them all.
-            var items: [Item] = []
-            swap(&items, &outcomes[index].items)
+            // Without a state the items move on (left in the outcome too, the pipeline's first change to them
+            // would copy them all); with one, the merge reads them there and gives the items to use.
+            var items = state == nil ? outcomes[index].takeItems() : []
             let outcome = outcomes[index]
             var feed = outcome.feed
             if state != nil {
@@ -289,11 +289,17 @@ public struct Engine: Sendable {
     /// What one source produced, with its report.
     private struct Outcome: Sendable {
         var source: SourceConfig
-        var items: [Item]
         var feed: FeedInfo?
         var report: SourceReport
-        /// The answer as the state sees it.
+        /// The answer as the state sees it; the items the source served are in it.
         var answer: SourceOutcome
+
+        /// The items the source served (none unless it was fetched), taken out of the answer.
+        mutating func takeItems() -> [Item] {
+            guard case .fetched(let items, let feed, let validators, let httpStatus) = answer else { return [] }
+            answer = .fetched(items: [], feed: feed, validators: validators, httpStatus: httpStatus)
+            return items
+        }
     }
 
     /// Fetches the sources with at most `jobs` in flight, returning outcomes in configuration order.
@@ -350,7 +356,7 @@ public struct Engine: Sendable {
         if wire.notModified {
             report.status = .notModified
             logger.info("not modified since the last run (\(report.duration.secondsText))", source: source.name)
-            return Outcome(source: source, items: [], feed: nil, report: report, answer: .notModified(httpStatus: wire.firstStatus))
+            return Outcome(source: source, feed: nil, report: report, answer: .notModified(httpStatus: wire.firstStatus))
         }
         switch result {
         case .success(let result):
@@ -364,18 +370,15 @@ public struct Engine: Sendable {
                 wire.firstValidators.map { StoredValidators(url: url, etag: $0.etag, lastModified: $0.lastModified) }
             }
             return Outcome(
-                source: source, items: result.items, feed: result.feed, report: report,
-                // Only the state reads the answer's items: without one, a second reference to them would make the
-                // pipeline copy them.
-                answer: .fetched(
-                    items: state == nil ? [] : result.items, feed: result.feed, validators: validators, httpStatus: wire.firstStatus))
+                source: source, feed: result.feed, report: report,
+                answer: .fetched(items: result.items, feed: result.feed, validators: validators, httpStatus: wire.firstStatus))
         case .failure(let error):
             report.failure = String(describing: error)
             report.status = .failed
             if case let fetchError as FetchError = error, case .httpStatus(let status) = fetchError.reason { report.httpStatus = status }
             logger.error("failed: \(report.failure ?? "")", source: source.name)
             return Outcome(
-                source: source, items: [], feed: nil, report: report,
+                source: source, feed: nil, report: report,
                 answer: .failed(error: report.failure ?? "", httpStatus: report.httpStatus))
         }
     }

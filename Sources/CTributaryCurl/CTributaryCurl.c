@@ -7,7 +7,6 @@
 // libcurl's functions, looked up once by `load`.
 static struct {
     CURLcode (*global_init)(long);
-    curl_version_info_data *(*version_info)(CURLversion);
     CURL *(*easy_init)(void);
     void (*easy_cleanup)(CURL *);
     const char *(*easy_strerror)(CURLcode);
@@ -44,7 +43,6 @@ static void load(void) {
         return;
     }
     LOOK_UP(global_init, "curl_global_init")
-    LOOK_UP(version_info, "curl_version_info")
     LOOK_UP(easy_init, "curl_easy_init")
     LOOK_UP(easy_cleanup, "curl_easy_cleanup")
     LOOK_UP(easy_strerror, "curl_easy_strerror")
@@ -72,10 +70,6 @@ static int ready(void) {
 const char *tributary_curl_load_error(void) { return ready() ? NULL : load_error; }
 
 CURLcode tributary_curl_global_init(long flags) { return ready() ? api.global_init(flags) : CURLE_FAILED_INIT; }
-
-curl_version_info_data *tributary_curl_version_info(CURLversion version) {
-    return ready() ? api.version_info(version) : NULL;
-}
 
 // Handles exist only once libcurl is loaded, so the functions taking one need not check.
 CURL *tributary_curl_easy_init(void) { return ready() ? api.easy_init() : NULL; }

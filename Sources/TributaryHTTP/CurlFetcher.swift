@@ -33,9 +33,6 @@ public final class CurlFetcher: Fetcher {
         }
     }
 
-    /// The libcurl version in use, e.g. `7.88.1`.
-    public static var libraryVersion: String { CurlMultiLoop.libraryVersion }
-
     /// A `file:` URL's bytes, read as `fetch` reads them (same limit and errors) but straight
     /// into an array; see `FileFetcher.bytes(_:)`.
     public func fileBytes(_ request: FetchRequest) throws(FetchError) -> [UInt8] {

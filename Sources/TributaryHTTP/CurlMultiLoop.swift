@@ -35,12 +35,6 @@ final class CurlMultiLoop: @unchecked Sendable {
         tributary_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()
 
-    /// The libcurl version string, e.g. `7.88.1`.
-    static var libraryVersion: String {
-        guard let info = tributary_curl_version_info(CURLVERSION_TENTH), let version = info.pointee.version else { return "unknown" }
-        return String(cString: version)
-    }
-
     init(settings: HTTPSettings) {
         _ = Self.globalInit
         self.settings = settings

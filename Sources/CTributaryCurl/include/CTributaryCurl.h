@@ -14,7 +14,6 @@
 const char *tributary_curl_load_error(void);
 
 CURLcode tributary_curl_global_init(long flags);
-curl_version_info_data *tributary_curl_version_info(CURLversion version);
 CURL *tributary_curl_easy_init(void);
 void tributary_curl_easy_cleanup(CURL *handle);
 const char *tributary_curl_easy_strerror(CURLcode code);

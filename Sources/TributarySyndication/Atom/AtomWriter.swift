@@ -285,7 +285,7 @@ public struct AtomWriter: Sendable {
         guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex, utf8.index(after: colon) != utf8.endIndex
         else { return false }
         // The scheme compared without case, on ASCII bytes (any other byte fails every name).
-        let scheme = utf8[..<colon].map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        let scheme = utf8[..<colon].map(ByteScan.lowercasedASCII)
         guard ["http", "https", "urn", "tag"].contains(where: { $0.utf8.elementsEqual(scheme) }) else { return false }
         var ascii = true
         for byte in utf8 {

@@ -367,7 +367,7 @@ enum HTMLFastScanner {
             }
             // A duplicate name: libxml2 drops the later one.
             let nameOffset = scratch.count
-            for byte in UnsafeBufferPointer(rebasing: input[start..<cursor]) { scratch.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
+            for byte in UnsafeBufferPointer(rebasing: input[start..<cursor]) { scratch.append(ByteScan.lowercasedASCII(byte)) }
             scratch.append(0)
             var pair = 0
             while pair < offsets.count {

@@ -38,7 +38,7 @@ struct HTMLNameKey: Comparable, Sendable {
     }
 
     private mutating func add(_ byte: UInt8, at offset: Int) {
-        let lowered = byte &- 0x41 < 26 ? byte | 0x20 : byte
+        let lowered = ByteScan.lowercasedASCII(byte)
         if offset < 8 {
             low |= UInt64(lowered) << (8 * offset)
         } else {

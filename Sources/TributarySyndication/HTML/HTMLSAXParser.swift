@@ -137,9 +137,7 @@ enum HTMLSAXParser {
         guard input.count - index >= length else { return false }
         return text.withUTF8Buffer { expected in
             for offset in 0..<length {
-                let byte = input[index + offset]
-                let lowered = byte &- 0x41 < 26 ? byte | 0x20 : byte
-                if lowered != expected[offset] { return false }
+                if ByteScan.lowercasedASCII(input[index + offset]) != expected[offset] { return false }
             }
             return true
         }

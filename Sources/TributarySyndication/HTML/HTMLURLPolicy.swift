@@ -101,7 +101,7 @@ enum HTMLURLPolicy {
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
                 return .none
             default:
-                if length < 8 { name |= UInt64(byte &- 0x41 < 26 ? byte | 0x20 : byte) << (8 * length) }
+                if length < 8 { name |= UInt64(ByteScan.lowercasedASCII(byte)) << (8 * length) }
                 length += 1
             }
         }

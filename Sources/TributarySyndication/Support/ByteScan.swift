@@ -39,6 +39,12 @@ enum ByteScan {
         UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self))
     }
 
+    /// `byte` in lower case when it is an ASCII capital letter, else as it is.
+    @inline(__always)
+    static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
+        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+    }
+
     /// Whether the bytes at `index` (an 0xEF) are U+FFFE or U+FFFF (EF BF BE, EF BF BF), the
     /// two noncharacters XML 1.0 does not allow, which every text path drops.
     @inline(__always)

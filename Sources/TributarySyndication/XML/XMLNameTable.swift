@@ -49,8 +49,7 @@ final class XMLNameTable {
         var folded: [UInt8] = []
         var index = 0
         while local[index] != 0, index <= XMLNameTable.longestSpelling {
-            let byte = local[index]
-            folded.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            folded.append(ByteScan.lowercasedASCII(local[index]))
             index += 1
         }
         let name = local[index] == 0 ? XMLNameTable.byFoldedSpelling[folded] : nil

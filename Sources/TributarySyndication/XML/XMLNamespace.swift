@@ -111,8 +111,7 @@ enum XMLNamespace: UInt8, Sendable {
     private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: String) -> Bool {
         guard bytes.count == lowercase.utf8.count else { return false }
         for (byte, expected) in zip(bytes, lowercase.utf8) {
-            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            if folded != expected { return false }
+            if ByteScan.lowercasedASCII(byte) != expected { return false }
         }
         return true
     }

@@ -312,7 +312,7 @@ final class XMLStreamParser {
     /// `<Title>` when the document's own case is wrong).
     private static func equal(_ name: UnsafePointer<UInt8>, _ other: UnsafePointer<UInt8>) -> Bool {
         var index = 0
-        while folded(name[index]) == folded(other[index]) {
+        while ByteScan.lowercasedASCII(name[index]) == ByteScan.lowercasedASCII(other[index]) {
             if name[index] == 0 { return true }
             index += 1
         }
@@ -320,15 +320,10 @@ final class XMLStreamParser {
     }
 
     private static func equal(_ name: UnsafePointer<UInt8>, _ bytes: [UInt8]) -> Bool {
-        for (index, byte) in bytes.enumerated() where folded(name[index]) != folded(byte) {
+        for (index, byte) in bytes.enumerated() where ByteScan.lowercasedASCII(name[index]) != ByteScan.lowercasedASCII(byte) {
             return false
         }
         return name[bytes.count] == 0
-    }
-
-    @inline(__always)
-    private static func folded(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     // MARK: The SAX handler

@@ -103,6 +103,32 @@ struct RulesTests {
         #expect(result.dropped.last?.reason == "matched none of the global rules (keep: feeds.yaml:8:10)")
     }
 
+    @Test(arguments: [
+        (30.0 * 60, "pass"),  // newer than 2h and not older than 1d
+        (3 * 3600.0, "not kept"),  // older than the 2h of the keep rule
+        (2 * 86_400.0, "blocked"),  // older than 1d, nested under `all`
+        (7200.0, "not kept"),  // exactly 2h old: `newer_than` is strict
+    ])
+    func agesAloneAndNested(_ age: TimeInterval, _ expected: String) throws {
+        let yaml = """
+            sources: [{name: a, adapter: static, count: 1}]
+            rules:
+              block: [{all: [{older_than: 1d}, {not: {newer_than: 1h}}]}]
+              keep: [{newer_than: 2h}, {all: [{older_than: 1d}, {title: {contains: old}}]}]
+
+            """
+        let rules = try load(yaml).rules
+        let item = Self.item("x", age: age)
+        let verdicts = [rules.verdict(on: item, now: Self.now), rules.generalVerdict(on: item, now: Self.now)].map { verdict in
+            switch verdict {
+            case .pass: "pass"
+            case .blocked: "blocked"
+            case .notKept: "not kept"
+            }
+        }
+        #expect(verdicts == [expected, expected])
+    }
+
     @Test func metricsNotInTheListUseTheMetricForm() throws {
         let rules = try load("sources: [{name: a, adapter: static, count: 1}]\nrules: {block: [{metric: {name: buries, gte: 10}}]}\n").rules
         var item = Self.item("x")

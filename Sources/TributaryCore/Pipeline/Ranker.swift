@@ -26,10 +26,12 @@ public struct Ranker: Sendable {
         if hot {
             let sourceWeights = sourceNames.map { weights[$0] ?? 1 }
             let engagement = Self.engagement(items, sourceOf: sourceOf, sourceCount: sourceCount)
+            let halfLife = configuration.halfLife.inSeconds
             items.withUnsafeMutableBufferPointer { items in
                 for index in items.indices {
                     items[index].score = score(
-                        date: items[index].date, engagement: engagement[index], weight: sourceWeights[Int(sourceOf[index])])
+                        date: items[index].date, engagement: engagement[index], weight: sourceWeights[Int(sourceOf[index])],
+                        halfLife: halfLife)
                 }
             }
         }
@@ -111,8 +113,12 @@ public struct Ranker: Sendable {
 
     /// ``score(_:engagement:weight:)`` for an item dated `date`.
     func score(date: Date?, engagement: Double, weight: Double) -> Double {
+        score(date: date, engagement: engagement, weight: weight, halfLife: configuration.halfLife.inSeconds)
+    }
+
+    /// ``score(date:engagement:weight:)`` with the half-life in seconds worked out once by the caller.
+    private func score(date: Date?, engagement: Double, weight: Double, halfLife: Double) -> Double {
         let age = max(0, now.timeIntervalSince(date ?? now))
-        let halfLife = configuration.halfLife.inSeconds
         let decay = pow(0.5, age / max(halfLife, 1))
         return weight * (0.5 + engagement) * decay
     }

@@ -3,12 +3,15 @@ import Glibc
 extension Duration {
     /// The duration in seconds, fractions included.
     public var inSeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
+        // `components` divides a 128-bit count each time it is read: once here.
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// The duration in whole milliseconds (rounded down).
     public var inMilliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
     /// `0.12 s`, as reports print durations.

@@ -87,7 +87,11 @@ indirect enum CompiledCondition: Sendable {
     /// `in` on tags or authors, with values that compare by bytes (``ByteSearch/isBytewiseSearchable(_:)``); the
     /// values as a set for texts that do not.
     case oneOf(RuleField, [Needle], Set<String>)
-    /// A condition that needs no preparing (another text matcher, a metric, an age).
+    /// `older_than`, in seconds.
+    case olderThan(Double)
+    /// `newer_than`, in seconds.
+    case newerThan(Double)
+    /// A condition that needs no preparing (another text matcher, a metric).
     case leaf(RuleCondition)
     /// Every condition holds.
     case all([CompiledCondition])
@@ -118,6 +122,8 @@ indirect enum CompiledCondition: Sendable {
         case .text(let field, .oneOf(let values))
         where (field == .tags || field == .author) && values.allSatisfy(ByteSearch.isBytewiseSearchable):
             self = .oneOf(field, values.map(Needle.init), values)
+        case .olderThan(let age): self = .olderThan(age.inSeconds)
+        case .newerThan(let age): self = .newerThan(age.inSeconds)
         case .all(let conditions): self = .all(conditions.map(CompiledCondition.init))
         case .any(let conditions): self = .any(conditions.map(CompiledCondition.init))
         case .not(let condition): self = .not(CompiledCondition(condition))
@@ -255,6 +261,12 @@ struct ItemFields {
         case .oneOf(let field, let needles, let values):
             let texts = field == .author ? item.pointee.authors.compactMap(\.name) : item.pointee.tags
             return texts.contains { Self.equalsAny($0, needles, values) }
+        case .olderThan(let seconds):
+            guard let date = item.pointee.date else { return false }
+            return now.timeIntervalSince(date) > seconds
+        case .newerThan(let seconds):
+            guard let date = item.pointee.date else { return false }
+            return now.timeIntervalSince(date) < seconds
         case .leaf(let condition): return matches(condition, item, now: now)
         case .all(let conditions):
             for condition in conditions where !matches(condition, item, now: now) { return false }
@@ -281,11 +293,9 @@ struct ItemFields {
             guard let value = item.pointee.metrics[name] else { return false }
             return comparison.holds(value, bound)
         case .olderThan(let age):
-            guard let date = item.pointee.date else { return false }
-            return now.timeIntervalSince(date) > age.inSeconds
+            return matches(CompiledCondition.olderThan(age.inSeconds), item, now: now)
         case .newerThan(let age):
-            guard let date = item.pointee.date else { return false }
-            return now.timeIntervalSince(date) < age.inSeconds
+            return matches(CompiledCondition.newerThan(age.inSeconds), item, now: now)
         case .all(let conditions):
             return conditions.allSatisfy { matches($0, item, now: now) }
         case .any(let conditions):

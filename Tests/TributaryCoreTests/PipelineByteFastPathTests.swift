@@ -155,14 +155,14 @@ struct PipelineByteFastPathTests {
         }
     }
 
-    /// Pieces of mostly plain text, with now and then a scalar the eight-byte loop must stop at: long texts exercise
-    /// that loop across multi-byte scalars.
+    /// Pieces of mostly plain text, with now and then a scalar the sixteen- and eight-byte loops must stop at: long
+    /// texts exercise those loops across multi-byte scalars.
     static let plainAlphabet = [
         "a", "Swift", "released", "6.10", " ", " ", " ", "新闻", "模型发布", "，", "。", "“", "”", "—", "é", "ß", "😀", "Ａ", "《", "》",
         "\u{3000}", "\u{A0}", "\u{2003}", "\u{85}", "  ", "\t", "<", "&", "e\u{301}", " \u{301}", "\u{7F}",
     ]
 
-    @Test("plain lines are recognized by bytes as by scalars in long texts, eight bytes at a time")
+    @Test("plain lines are recognized by bytes as by scalars in long texts, sixteen and eight bytes at a time")
     func longPlainLines() {
         var generator = Generator(state: 21)
         for _ in 0..<5_000 {

@@ -55,21 +55,28 @@ public struct Ranker: Sendable {
                 return items[Int(a.position)].id < items[Int(b.position)].id
             }
         }
-        let order = keys.map { Int($0.position) }
-        InPlace.permute(&items, by: order)
+        // The diversity limits work on positions; the items move once, into the final order, with the ones over
+        // `max_per_source` after them, and those are then removed.
+        var order = keys.map { Int($0.position) }
         var sources = keys.map(\.source)
+        var over: [Int] = []
         if let limit = configuration.maxPerSource {
             var counts = [Int](repeating: 0, count: sourceCount)
             let keep = sources.map { source in
                 counts[Int(source)] += 1
                 return counts[Int(source)] <= limit
             }
-            InPlace.compact(&items, keep: keep)
+            over = order.indices.compactMap { keep[$0] ? nil : order[$0] }
+            InPlace.compact(&order, keep: keep)
             InPlace.compact(&sources, keep: keep)
         }
         if let run = configuration.maxConsecutive {
-            InPlace.permute(&items, by: Self.interleavedOrder(sourceOf: sources, sourceCount: sourceCount, maxRun: run))
+            order = Self.interleavedOrder(sourceOf: sources, sourceCount: sourceCount, maxRun: run).map { order[$0] }
         }
+        let kept = order.count
+        order.append(contentsOf: over)
+        InPlace.permute(&items, by: order)
+        items.removeLast(items.count - kept)
         return items
     }
 

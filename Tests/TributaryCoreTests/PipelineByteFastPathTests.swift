@@ -323,6 +323,36 @@ struct PipelineByteFastPathTests {
         #expect(expected.count < items.count - 1_000)
     }
 
+    @Test("link keys stored one after another are the canonical keys, and stores appended equal one store")
+    func linkKeyStore() {
+        let canonical = CanonicalURL(extra: DedupConfig().trackingParameters)
+        let links: [String?] =
+            Self.links(count: 300, seed: 11) + [
+                nil, "https://例子.example/a", "https://example.org/é", "mailto:a@b.org", "", " https://a.org/ ",
+            ]
+        var whole = LinkKeys(capacity: 0)
+        var first = LinkKeys(capacity: 0)
+        var second = LinkKeys(capacity: 0)
+        for (index, link) in links.enumerated() {
+            whole.append(link, canonical: canonical)
+            if index < 100 { first.append(link, canonical: canonical) } else { second.append(link, canonical: canonical) }
+        }
+        first.append(contentsOf: second)
+        #expect(first.count == links.count)
+        var forms: Set<LinkKeys.Form> = []
+        for index in links.indices {
+            let (form, key) = whole.withKey(index) { ($0, String(decoding: $1, as: UTF8.self)) }
+            #expect(first.withKey(index) { ($0, String(decoding: $1, as: UTF8.self)) } == (form, key))
+            forms.insert(form)
+            switch form {
+            case .none: #expect(links[index] == nil)
+            case .bytes: #expect(key == canonical.key(for: links[index] ?? ""), "\(links[index] ?? "nil")")
+            case .general: #expect(key.isEmpty)
+            }
+        }
+        #expect(forms == [.none, .bytes, .general])
+    }
+
     // MARK: Ranking
 
     /// ``Ranker/engagement(_:)`` as it was written, with dictionaries of dictionaries.

@@ -116,7 +116,7 @@ public struct Pipeline: Sendable {
         if threads > 1 {
             stages = sourceStagesSideBySide(&batches, threads: threads, total: total, normalizer: normalizer, clock: clock)
         } else {
-            stages = SourceStages(capacity: total, fingerprints: dedup.nearDuplicates != nil)
+            stages = SourceStages(capacity: total, fingerprints: dedup.nearDuplicates != nil, linkKeys: dedup.sameURL)
             for index in batches.indices { sourceStages(&batches[index], into: &stages, normalizer: normalizer, clock: clock) }
         }
         // Every later stage works in place on one array: the items move into it.
@@ -124,14 +124,16 @@ public struct Pipeline: Sendable {
         swap(&items, &stages.items)
         var fingerprints = stages.fingerprints
         stages.fingerprints = nil
+        let linkKeys = stages.linkKeys
+        stages.linkKeys = nil
         var timings = stages.timings
         timings.threads = threads
         var started = clock.now
         InPlace.compact(&items, keep: stages.keep)
         timings.rules += started.duration(to: clock.now)
         started = clock.now
-        if dedup.sameURL, let merged = mergeSameURL(&items, weights: weights) { fingerprints?.compact(keep: merged) }
-        timings.sameURL = started.duration(to: clock.now)
+        if let linkKeys, let merged = mergeSameURL(&items, keys: linkKeys, weights: weights) { fingerprints?.compact(keep: merged) }
+        timings.sameURL += started.duration(to: clock.now)
         started = clock.now
         if let threshold = dedup.nearDuplicates, let fingerprints {
             let clusters = NearDuplicateDetector(threshold: threshold).clusters(of: fingerprints)
@@ -166,14 +168,17 @@ public struct Pipeline: Sendable {
         var problems: [String: [Problem]] = [:]
         /// The headlines of the items the rules keep, when near-duplicates are merged.
         var fingerprints: HeadlineFingerprints?
+        /// The same-link keys of the items the rules keep, when items with the same link are merged.
+        var linkKeys: LinkKeys?
         /// How long the stages took.
         var timings = StageTimings()
 
         /// Empty, with room for `capacity` items.
-        init(capacity: Int, fingerprints: Bool) {
+        init(capacity: Int, fingerprints: Bool, linkKeys: Bool) {
             items.reserveCapacity(capacity)
             keep.reserveCapacity(capacity)
             self.fingerprints = fingerprints ? HeadlineFingerprints(capacity: capacity) : nil
+            self.linkKeys = linkKeys ? LinkKeys(capacity: capacity) : nil
         }
 
         /// Adds what `other` made of the sources after these.
@@ -183,14 +188,16 @@ public struct Pipeline: Sendable {
             dropped.append(contentsOf: other.dropped)
             problems.merge(other.problems) { first, _ in first }
             if let more = other.fingerprints { fingerprints?.append(contentsOf: more) }
+            if let more = other.linkKeys { linkKeys?.append(contentsOf: more) }
             timings.normalize += other.timings.normalize
             timings.rules += other.timings.rules
+            timings.sameURL += other.timings.sameURL
             timings.nearDuplicates += other.timings.nearDuplicates
         }
     }
 
-    /// Prepares, normalizes and filters one source's items (taken from `batch`) and fingerprints the headlines the
-    /// rules keep, adding them to `stages`.
+    /// Prepares, normalizes and filters one source's items (taken from `batch`), and takes the link keys and the
+    /// headlines' fingerprints of the items the rules keep, adding them to `stages`.
     private func sourceStages(
         _ batch: inout Batch, into stages: inout SourceStages, normalizer: Normalizer, clock: some Clock<Duration>
     ) {
@@ -200,9 +207,9 @@ public struct Pipeline: Sendable {
         var preparation = Preparation(source, taking: &batch.items)
         var found: [Problem] = []
         // A chunk at a time through preparing, normalizing and the rules, so that the rules read what normalizing
-        // has just written while it is still in the cache (a source may have a hundred thousand items). The
-        // headlines' fingerprints are taken in the chunks too, of the items the rules keep, while their titles are
-        // still in the cache; the near-duplicate stage's clock counts the time.
+        // has just written while it is still in the cache (a source may have a hundred thousand items). The links'
+        // keys and the headlines' fingerprints are taken in the chunks too, of the items the rules keep, while their
+        // links and titles are still in the cache; the same-link and near-duplicate stages' clocks count the time.
         var more = true
         while more {
             var started = clock.now
@@ -230,6 +237,15 @@ public struct Pipeline: Sendable {
                 }
             }
             stages.timings.rules += started.duration(to: clock.now)
+            if stages.linkKeys != nil {
+                started = clock.now
+                stages.items.withUnsafeBufferPointer { items in
+                    for index in start..<items.count where stages.keep[index] {
+                        stages.linkKeys?.append(items[index].url, canonical: normalizer.canonicalURL)
+                    }
+                }
+                stages.timings.sameURL += started.duration(to: clock.now)
+            }
             if stages.fingerprints != nil {
                 started = clock.now
                 stages.items.withUnsafeBufferPointer { items in
@@ -248,6 +264,7 @@ public struct Pipeline: Sendable {
     ) -> SourceStages {
         let count = batches.count
         let fingerprinting = dedup.nearDuplicates != nil
+        let linkKeys = dedup.sameURL
         // The batches move into the lock (none of their items is copied), and each thread moves one out at a time.
         let pending = Mutex<[Batch]>([])
         pending.withLock { swap(&$0, &batches) }
@@ -262,12 +279,12 @@ public struct Pipeline: Sendable {
                     swap(&taken.items, &batches[index].items)
                     return taken
                 }
-                var stages = SourceStages(capacity: batch.items.count, fingerprints: fingerprinting)
+                var stages = SourceStages(capacity: batch.items.count, fingerprints: fingerprinting, linkKeys: linkKeys)
                 sourceStages(&batch, into: &stages, normalizer: normalizer, clock: clock)
                 finished.withLock { $0[index] = stages }
             }
         }
-        var all = SourceStages(capacity: total, fingerprints: fingerprinting)
+        var all = SourceStages(capacity: total, fingerprints: fingerprinting, linkKeys: linkKeys)
         finished.withLock { finished in
             for index in finished.indices {
                 if let stages = finished[index].take() { all.append(contentsOf: stages) }
@@ -356,8 +373,25 @@ public struct Pipeline: Sendable {
     /// ``mergeSameURL(_:weights:)`` in place; returns which items were kept when some were merged away.
     @discardableResult
     func mergeSameURL(_ items: inout [Item], weights: [String: Double]) -> [Bool]? {
+        let canonical = CanonicalURL(extra: dedup.trackingParameters)
+        var keys = LinkKeys(capacity: items.count)
+        for position in items.indices { keys.append(items[position].url, canonical: canonical) }
+        return mergeSameURL(&items, keys: keys, weights: weights)
+    }
+
+    /// ``mergeSameURL(_:weights:)`` with the items' link keys taken already (one an item).
+    private func mergeSameURL(_ items: inout [Item], keys: LinkKeys, weights: [String: Double]) -> [Bool]? {
+        precondition(keys.count == items.count, "one key an item")
         var index = SameURLIndex(canonical: CanonicalURL(extra: dedup.trackingParameters), capacity: items.count)
-        for position in items.indices { index.add(items[position].url) }
+        for position in items.indices {
+            keys.withKey(position) { form, key in
+                switch form {
+                case .none: index.add(key: nil)
+                case .bytes: index.add(key: key)
+                case .general: index.add(url: items[position].url)
+                }
+            }
+        }
         return merge(&items, groups: index.groups, weights: weights)
     }
 
@@ -372,7 +406,6 @@ public struct Pipeline: Sendable {
         private var next: [Int] = []
         private var last: [Int] = []
         private var heads: [Int] = []
-        private var key: [UInt8] = []
 
         /// An empty index with room for `capacity` items.
         init(canonical: CanonicalURL, capacity: Int) {
@@ -380,28 +413,35 @@ public struct Pipeline: Sendable {
             firstOfKey = ByteKeyIndex(capacity: capacity)
             next.reserveCapacity(capacity)
             last.reserveCapacity(capacity)
-            key.reserveCapacity(256)
         }
 
-        /// Adds the next item, by its link.
-        mutating func add(_ url: String?) {
+        /// Adds the next item, by its link's key as ``CanonicalURL/appendKey(for:to:)`` gives it (nil: no key).
+        mutating func add(key: UnsafeBufferPointer<UInt8>?) {
             let index = next.count
             next.append(-1)
             last.append(-1)
-            guard let url else { return }
-            key.removeAll(keepingCapacity: true)
+            guard let key else { return }
+            link(index, to: firstOfKey.first(key, orInsert: index))
+        }
+
+        /// Adds the next item, by its link (for a link whose key the byte parser does not give).
+        mutating func add(url: String?) {
+            let index = next.count
+            next.append(-1)
+            last.append(-1)
+            guard let url, let text = canonical.key(for: url) else { return }
             let head: Int?
-            if canonical.appendKey(for: url, to: &key) {
-                head = firstOfKey.first(key, orInsert: index)
+            if let ascii = ByteKeyIndex.asciiEquivalent(of: text) {
+                head = firstOfKey.first(ascii, orInsert: index)
             } else {
-                guard let text = canonical.key(for: url) else { return }
-                if let ascii = ByteKeyIndex.asciiEquivalent(of: text) {
-                    head = firstOfKey.first(ascii, orInsert: index)
-                } else {
-                    head = firstOfUnicodeKey[text]
-                    if head == nil { firstOfUnicodeKey[text] = index }
-                }
+                head = firstOfUnicodeKey[text]
+                if head == nil { firstOfUnicodeKey[text] = index }
             }
+            link(index, to: head)
+        }
+
+        /// Files item `index` after the earlier items with its key, when `head` is the first of them.
+        private mutating func link(_ index: Int, to head: Int?) {
             guard let head else { return }
             if last[head] < 0 {
                 heads.append(head)

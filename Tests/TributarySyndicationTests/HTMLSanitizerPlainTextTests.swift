@@ -33,6 +33,9 @@ struct HTMLSanitizerPlainTextTests {
         ("a\u{0}b\u{1}c", "abc"),
         ("word<b>bold</b>word", "wordboldword"),
         ("<p>Hello <b>big</b> world</p>", "Hello big world"),
+        // Legacy names without their semicolon, as browsers and feedparser read them; others stay text.
+        ("x &para. y &copy 2024 AT&T &amp z &eacute <b>&nbsp</b>&amp", "x ¶. y © 2024 AT&T & z é &"),
+        ("&pound5 &ltb &notit; &AMP x &hellip end &amp;&amp=", "&pound5 &ltb &notit; &AMP x &hellip end &&amp="),
     ]
 
     @Test(arguments: texts)

@@ -115,6 +115,12 @@ struct HTMLSanitizerTests {
         ("a\u{1}b\u{B}c\u{FFFE}d&#1;e", "abcde"),
         (#"<meta charset="iso-8859-1"><p>é中文</p>"#, "<p>é中文</p>"),
         ("text before<style>x</style> after", "text before after"),
+        // A legacy name without its semicolon is read as browsers read it, in text and attribute values, unless a
+        // letter, digit, `;` or `=` follows (a query parameter such as `&copy=2` stays).
+        (
+            #"<p>&copy 2024 &para.<a href="https://e.org/?a=1&copy=2&reg">x &amp y</a> &notit;</p>"#,
+            #"<p>© 2024 ¶.<a href="https://e.org/?a=1&amp;copy=2®">x &amp; y</a> &amp;notit;</p>"#
+        ),
     ]
 
     @Test(arguments: repaired)

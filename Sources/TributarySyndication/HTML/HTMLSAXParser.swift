@@ -81,7 +81,9 @@ enum HTMLSAXParser {
     /// - other markup declarations such as `<![if !supportLists]>` and `<![endif]>` (Microsoft
     ///   Word writes them around list bullets), up to the next `>`. HTML5 reads them as comments;
     ///   libxml2 would turn them into visible text.
-    /// Comments (`<!--`) and DOCTYPEs are left to libxml2, which drops them.
+    /// Comments (`<!--`) and DOCTYPEs are left to libxml2, which drops them. A named reference
+    /// written without its semicolon gets one when browsers read it so (``legacyReferenceEnd(_:at:)``):
+    /// libxml2 would show `&copy 2024` as it is, a browser and feedparser `© 2024`.
     private static func appendCleaned(_ input: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         let count = input.count
         var runStart = 0
@@ -89,8 +91,10 @@ enum HTMLSAXParser {
         var inComment = false
         while index < count {
             if !inComment {
-                // The common case: bytes that are neither controls nor `<`.
-                while index < count, input[index] >= 0x20, input[index] != UInt8(ascii: "<") { index += 1 }
+                // The common case: bytes that are neither controls nor `<` or `&`.
+                while index < count, input[index] >= 0x20, input[index] != UInt8(ascii: "<"), input[index] != UInt8(ascii: "&") {
+                    index += 1
+                }
                 if index == count { break }
             }
             let byte = input[index]
@@ -105,6 +109,15 @@ enum HTMLSAXParser {
                 if byte == UInt8(ascii: "-") && has("-->", in: input, at: index) {
                     inComment = false
                     index += 3
+                } else {
+                    index += 1
+                }
+            } else if byte == UInt8(ascii: "&") {
+                if let nameEnd = legacyReferenceEnd(input, at: index) {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<nameEnd]))
+                    output.append(UInt8(ascii: ";"))
+                    runStart = nameEnd
+                    index = nameEnd
                 } else {
                     index += 1
                 }
@@ -125,6 +138,33 @@ enum HTMLSAXParser {
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<count]))
     }
+
+    /// Where the name ends of a named reference at `index` (an `&`) that browsers read without its
+    /// semicolon: one of HTML's legacy names, which libxml2's table spells the same way — `amp`,
+    /// `lt`, `gt`, `quot` and the Latin-1 characters' names (`nbsp`, `copy`, `para`, `eacute` …) —
+    /// followed by something that cannot continue it: not a letter, digit, `;` or `=` (after those,
+    /// browsers leave the text alone in attribute values, and so does this). Nil otherwise.
+    private static func legacyReferenceEnd(_ input: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        let nameStart = index + 1
+        var cursor = nameStart
+        while cursor < input.count, cursor - nameStart <= legacyNameLimit, isAlphanumeric(input[cursor]) { cursor += 1 }
+        let length = cursor - nameStart
+        guard length >= 2, length <= legacyNameLimit, isLetter(input[nameStart]) else { return nil }
+        if cursor < input.count, input[cursor] == UInt8(ascii: ";") || input[cursor] == UInt8(ascii: "=") { return nil }
+        let value = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) { name -> UInt32 in
+            _ = name.initialize(from: UnsafeBufferPointer(rebasing: input[nameStart..<cursor]))
+            name[length] = 0
+            return htmlEntityLookup(UnsafePointer(name.baseAddress))?.pointee.value ?? 0
+        }
+        return (0xA0...0xFF).contains(value) || value == 0x26 || value == 0x3C || value == 0x3E || value == 0x22 ? cursor : nil
+    }
+
+    /// The longest legacy name (`frac12`, `middot`, `eacute` …).
+    private static let legacyNameLimit = 6
+
+    private static func isLetter(_ byte: UInt8) -> Bool { byte | 0x20 &- UInt8(ascii: "a") < 26 }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool { isLetter(byte) || byte &- UInt8(ascii: "0") < 10 }
 
     private static func isStrippedControl(_ byte: UInt8) -> Bool {
         byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0C && byte != 0x0D

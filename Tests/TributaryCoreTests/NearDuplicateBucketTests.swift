@@ -7,16 +7,22 @@ import Testing
 struct NearDuplicateBucketTests {
     /// The pairs `BandPartitions.forEachBucketMember` reports, as (earlier, later), sorted.
     static func pairs(
-        _ keys: [UInt32], refinements: [[UInt32]] = [], sizeLimit: Int = .max, scanLimit: Int
+        _ keys: [UInt32], outlines: [ShingleOutline]? = nil, threshold: Double = 0, refinements: [[UInt32]] = [],
+        sizeLimit: Int = .max, scanLimit: Int
     ) -> [[Int]] {
         var partitions = BandPartitions(count: keys.count)
         var pairs: [[Int]] = []
         let flat = refinements.flatMap { $0 }
         keys.withUnsafeBufferPointer { keys in
             flat.withUnsafeBufferPointer { flat in
-                let buffers = refinements.indices.map { UnsafeBufferPointer(rebasing: flat[$0 * keys.count..<($0 + 1) * keys.count]) }
-                partitions.forEachBucketMember(keys: keys, refinements: buffers, sizeLimit: sizeLimit, scanLimit: scanLimit) {
-                    pairs.append([$0, $1])
+                (outlines ?? []).withUnsafeBufferPointer { outlineBuffer in
+                    let buffers = refinements.indices.map { UnsafeBufferPointer(rebasing: flat[$0 * keys.count..<($0 + 1) * keys.count]) }
+                    partitions.forEachBucketMember(
+                        keys: keys, outlines: outlines == nil ? nil : outlineBuffer, threshold: threshold, refinements: buffers,
+                        sizeLimit: sizeLimit, scanLimit: scanLimit
+                    ) {
+                        pairs.append([$0, $1])
+                    }
                 }
             }
         }
@@ -87,6 +93,66 @@ struct NearDuplicateBucketTests {
             #expect(actual == expected, "size limit \(sizeLimit), scan limit \(scanLimit)")
         }
         #expect(Self.pairs(keys, refinements: refinements, scanLimit: 8) == Self.pairs(keys, scanLimit: 8))
+    }
+
+    @Test("with outlines, the buckets drop exactly the pairs the outlines rule out, the others as without", arguments: [1, 2])
+    func outlinesFilterPairs(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let count = 3_000
+        let keys = (0..<count).map { _ in UInt32(Int.random(in: 0..<150, using: &random)) &* 0x9E37_79B1 }
+        let refinements = (0..<3).map { level in
+            (0..<count).map { _ in UInt32(Int.random(in: 0..<(2 + level * 3), using: &random)) }
+        }
+        // Shingle sets drawn from a small vocabulary, so that some pairs are similar and most are not; some unknown.
+        let outlines = (0..<count).map { index -> ShingleOutline in
+            if index % 97 == 0 { return .unknown }
+            let size = Int.random(in: 4..<24, using: &random)
+            return ShingleOutline(Set((0..<size).map { _ in UInt32(Int.random(in: 0..<60, using: &random)) &* 0x9E37_79B1 }))
+        }
+        let all = Self.referencePairs(keys, refinements: refinements, sizeLimit: 16, scanLimit: 8)
+        for threshold in [0.0, 0.45, 0.8] {
+            let filtered = Self.pairs(
+                keys, outlines: outlines, threshold: threshold, refinements: refinements, sizeLimit: 16, scanLimit: 8)
+            let bar = ShingleOutline.bar(for: threshold)
+            #expect(filtered == all.filter { outlines[$0[0]].mayReach(outlines[$0[1]], bar: bar) }, "threshold \(threshold)")
+            if threshold == 0 { #expect(filtered == all) } else { #expect(filtered.count < all.count) }
+        }
+    }
+
+    @Test("an outline never rules out a pair whose Jaccard similarity reaches the threshold, and rules out most others")
+    func outlineBound() {
+        var generator = SplitMix(state: 23)
+        var ruledOut = 0
+        var dissimilar = 0
+        for trial in 0..<8_000 {
+            // Two sets sharing some shingles, each with some of its own; sizes from 1 to 40 and 0 to 69.
+            let vocabulary = UInt64(trial % 3 == 0 ? 40 : 400)
+            let a = Set(
+                (0..<(1 + generator.next() % 40)).map { _ in UInt32(truncatingIfNeeded: StableHash.mix(generator.next() % vocabulary)) })
+            // Each trial keeps a different share of the first set (none to all), then adds up to 29 of its own.
+            let kept = UInt64(trial % 5)
+            var b = Set(a.filter { _ in generator.next() % 4 < kept })
+            for _ in 0..<(generator.next() % 30) { b.insert(UInt32(truncatingIfNeeded: StableHash.mix(generator.next() % vocabulary))) }
+            guard !b.isEmpty else { continue }
+            let shared = a.intersection(b).count
+            let jaccard = Double(shared) / Double(a.count + b.count - shared)
+            for threshold in [0.1, 0.3, 0.45, 0.6, 0.9, jaccard] {
+                let may = ShingleOutline(a.sorted()).mayReach(ShingleOutline(b.sorted()), bar: ShingleOutline.bar(for: threshold))
+                if jaccard >= threshold { #expect(may, "J \(jaccard) ≥ \(threshold), sizes \(a.count), \(b.count)") }
+                if threshold == 0.45 && jaccard < 0.2 && a.count >= 10 && b.count >= 10 {
+                    dissimilar += 1
+                    if !may { ruledOut += 1 }
+                }
+            }
+        }
+        #expect(dissimilar > 1_000)
+        #expect(ruledOut * 10 > dissimilar * 9, "\(ruledOut) of \(dissimilar) dissimilar pairs ruled out")
+        // The unknown outline, and an empty set, rule nothing out.
+        let some = ShingleOutline([1, 2, 3])
+        #expect(ShingleOutline.unknown.mayReach(some, bar: 1) && some.mayReach(.unknown, bar: 1))
+        #expect(ShingleOutline([UInt32]()).mayReach(some, bar: 1))
+        #expect(ShingleOutline(Array(0..<UInt32(300))).mayReach(some, bar: 1))
+        #expect(!ShingleOutline([0x1000_0000, 0x5000_0000]).mayReach(ShingleOutline([0x9000_0000, 0xD000_0000]), bar: 0.01))
     }
 
     @Test("a large input has more partitions, each averaging at most 256 positions, and the same buckets")

@@ -257,10 +257,15 @@ struct BandPartitions {
     static let membersPerPartition = 256
     /// How many partitions (a power of two, at least 256).
     let partitionCount: Int
-    /// Positions ordered by partition.
-    private var order: [Int32]
-    /// Their keys, in the same order (so a partition's keys are read sequentially); refined in place.
-    private var orderKeys: [UInt32]
+    /// One position filed in its partition: its key (refined in place), the position and its shingles' outline,
+    /// together so that the scatter writes one stream a partition and a partition's members are read sequentially.
+    struct Member {
+        var key: UInt32
+        var position: Int32
+        var outline: ShingleOutline
+    }
+    /// The positions ordered by partition.
+    private var members: [Member]
     /// Where each partition starts in `order` (plus the end).
     private var starts: [Int]
     /// For each slot of the local table, the key's bits and the most recent member (a local index), or −1.
@@ -284,8 +289,7 @@ struct BandPartitions {
         var partitions = 256
         while partitions * Self.membersPerPartition < count { partitions <<= 1 }
         partitionCount = partitions
-        order = [Int32](repeating: 0, count: count)
-        orderKeys = [UInt32](repeating: 0, count: count)
+        members = [Member](repeating: Member(key: 0, position: 0, outline: .unknown), count: count)
         starts = [Int](repeating: 0, count: partitionCount + 1)
         table = []
         sizes = []
@@ -304,9 +308,12 @@ struct BandPartitions {
     /// Calls `body(earlier, later)` for each position `later` and each earlier position in the same bucket (the most
     /// recent first, at most `scanLimit` of them); positions index `keys`. The members of a bucket with more than
     /// `sizeLimit` members are instead split by their keys in `refinements[0]` (indexed like `keys`) and paired
-    /// within those sub-buckets, and so on while there are refinements left.
+    /// within those sub-buckets, and so on while there are refinements left. With `outlines` (indexed like `keys`),
+    /// a pair whose outlines show that its Jaccard similarity is below `threshold` is skipped (it still counts
+    /// towards the scan limit, so the other pairs do not depend on it).
     mutating func forEachBucketMember(
-        keys: UnsafeBufferPointer<UInt32>, refinements: [UnsafeBufferPointer<UInt32>] = [], sizeLimit: Int = .max,
+        keys: UnsafeBufferPointer<UInt32>, outlines: UnsafeBufferPointer<ShingleOutline>? = nil, threshold: Double = 0,
+        refinements: [UnsafeBufferPointer<UInt32>] = [], sizeLimit: Int = .max,
         scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
     ) {
         let partitionCount = self.partitionCount
@@ -323,12 +330,17 @@ struct BandPartitions {
             }
             cursor.withUnsafeMutableBufferPointer { cursor in
                 for partition in 0..<partitionCount { cursor[partition] = starts[partition] }
-                order.withUnsafeMutableBufferPointer { order in
-                    orderKeys.withUnsafeMutableBufferPointer { orderKeys in
+                members.withUnsafeMutableBufferPointer { members in
+                    if let outlines {
                         for (position, key) in keys.enumerated() {
                             let partition = Int(key >> shift)
-                            order[cursor[partition]] = Int32(position)
-                            orderKeys[cursor[partition]] = key
+                            members[cursor[partition]] = Member(key: key, position: Int32(position), outline: outlines[position])
+                            cursor[partition] += 1
+                        }
+                    } else {
+                        for (position, key) in keys.enumerated() {
+                            let partition = Int(key >> shift)
+                            members[cursor[partition]] = Member(key: key, position: Int32(position), outline: .unknown)
                             cursor[partition] += 1
                         }
                     }
@@ -353,25 +365,23 @@ struct BandPartitions {
         self.level = []
         self.crowded = []
         let starts = self.starts
-        order.withUnsafeBufferPointer { order in
-            orderKeys.withUnsafeMutableBufferPointer { orderKeys in
-                table.withUnsafeMutableBufferPointer { table in
-                    sizes.withUnsafeMutableBufferPointer { sizes in
-                        previous.withUnsafeMutableBufferPointer { previous in
-                            slots.withUnsafeMutableBufferPointer { slots in
-                                nextKeys.withUnsafeMutableBufferPointer { nextKeys in
-                                    let buffers = Buffers(
-                                        order: order, orderKeys: orderKeys, table: table, sizes: sizes, previous: previous, slots: slots,
-                                        nextKeys: nextKeys, mask: capacity - 1)
-                                    for partition in 0..<partitionCount {
-                                        let start = starts[partition]
-                                        let end = starts[partition + 1]
-                                        guard end - start > 1 else { continue }
-                                        buffers.pair(
-                                            start: start, end: end, localIndices: localIndices, level: &level, crowded: &crowded,
-                                            refinements: refinements,
-                                            sizeLimit: Int32(clamping: sizeLimit), scanLimit: scanLimit, body)
-                                    }
+        members.withUnsafeMutableBufferPointer { members in
+            table.withUnsafeMutableBufferPointer { table in
+                sizes.withUnsafeMutableBufferPointer { sizes in
+                    previous.withUnsafeMutableBufferPointer { previous in
+                        slots.withUnsafeMutableBufferPointer { slots in
+                            nextKeys.withUnsafeMutableBufferPointer { nextKeys in
+                                let buffers = Buffers(
+                                    members: members, table: table, sizes: sizes, previous: previous, slots: slots,
+                                    nextKeys: nextKeys, mask: capacity - 1)
+                                for partition in 0..<partitionCount {
+                                    let start = starts[partition]
+                                    let end = starts[partition + 1]
+                                    guard end - start > 1 else { continue }
+                                    buffers.pair(
+                                        start: start, end: end, localIndices: localIndices, level: &level, crowded: &crowded,
+                                        refinements: refinements, threshold: threshold,
+                                        sizeLimit: Int32(clamping: sizeLimit), scanLimit: scanLimit, body)
                                 }
                             }
                         }
@@ -385,8 +395,7 @@ struct BandPartitions {
 
     /// The working arrays of ``forEachBucketMember(keys:refinements:sizeLimit:scanLimit:_:)`` as buffers.
     private struct Buffers {
-        let order: UnsafeBufferPointer<Int32>
-        let orderKeys: UnsafeMutableBufferPointer<UInt32>
+        let members: UnsafeMutableBufferPointer<Member>
         let table: UnsafeMutableBufferPointer<BucketTable.Slot>
         let sizes: UnsafeMutableBufferPointer<Int32>
         let previous: UnsafeMutableBufferPointer<Int32>
@@ -398,16 +407,17 @@ struct BandPartitions {
         @inline(__always)
         func pair(
             start: Int, end: Int, localIndices: [Int32], level: inout [Int32], crowded: inout [Int32],
-            refinements: [UnsafeBufferPointer<UInt32>],
+            refinements: [UnsafeBufferPointer<UInt32>], threshold: Double,
             sizeLimit limit: Int32, scanLimit: Int, _ body: (_ earlier: Int, _ later: Int) -> Void
         ) {
+            let bar = ShingleOutline.bar(for: threshold)
             level.removeAll(keepingCapacity: true)
             level.append(contentsOf: localIndices[..<(end - start)])
             var depth = 0
             while true {
                 // File the level's members into buckets, each linked to the previous member of its bucket.
                 for local in level {
-                    let key = orderKeys[start + Int(local)]
+                    let key = members[start + Int(local)].key
                     var slot = Int(key) & mask
                     while table[slot].value >= 0 && table[slot].key != key { slot = (slot + 1) & mask }
                     previous[Int(local)] = table[slot].value
@@ -423,11 +433,12 @@ struct BandPartitions {
                         crowded.append(local)
                         continue
                     }
-                    let position = Int(order[start + Int(local)])
+                    let member = members[start + Int(local)]
                     var other = previous[Int(local)]
                     var scanned = 0
                     while other >= 0 && scanned < scanLimit {
-                        body(Int(order[start + Int(other)]), position)
+                        let earlier = members[start + Int(other)]
+                        if earlier.outline.mayReach(member.outline, bar: bar) { body(Int(earlier.position), Int(member.position)) }
                         other = previous[Int(other)]
                         scanned += 1
                     }
@@ -442,10 +453,10 @@ struct BandPartitions {
                 // band (with a million headlines, a cache miss each), and the processor overlaps more of them there
                 // than among the hashing of the sub-bucket keys.
                 let refinement = refinements[depth]
-                for local in crowded { nextKeys[Int(local)] = refinement[Int(order[start + Int(local)])] }
+                for local in crowded { nextKeys[Int(local)] = refinement[Int(members[start + Int(local)].position)] }
                 for local in crowded {
                     let index = start + Int(local)
-                    orderKeys[index] = BandPartitions.refine(orderKeys[index], nextKeys[Int(local)])
+                    members[index].key = BandPartitions.refine(members[index].key, nextKeys[Int(local)])
                 }
                 swap(&level, &crowded)
                 depth += 1

@@ -8,12 +8,14 @@
 /// same headline with different years, prices or scores.
 ///
 /// Candidate pairs come from MinHash signatures with LSH banding, never from comparing all pairs: a headline meets a
-/// bounded number of others, so the work grows linearly with the input (memory effects aside). Each candidate is
-/// verified with the exact Jaccard similarity of the two small shingle sets, the number check and structural checks
-/// for swapped names, subjects, directions and roles (``NearDuplicateVeto``). Clusters are built greedily from the
-/// most similar pair down, and a cluster never holds two headlines that are different stories by those checks, so a
-/// headline without numbers cannot chain `… 6.10 …` and `… 6.11 …` together. The output does not depend on the
-/// order of the input (as sets), except in the rare buckets with more members than the scan limit.
+/// bounded number of others, so the work grows linearly with the input (memory effects aside). A pair that meets in a
+/// bucket is first tested against a 64-bit outline of each shingle set (``ShingleOutline``), which rules out most
+/// unrelated pairs exactly (never one that reaches the threshold). Each candidate is verified with the exact Jaccard
+/// similarity of the two small shingle sets, the number check and structural checks for swapped names, subjects,
+/// directions and roles (``NearDuplicateVeto``). Clusters are built greedily from the most similar pair down, and a
+/// cluster never holds two headlines that are different stories by those checks, so a headline without numbers cannot
+/// chain `… 6.10 …` and `… 6.11 …` together. The output does not depend on the order of the input (as sets), except in
+/// the rare buckets with more members than the scan limit.
 public struct NearDuplicateDetector: Sendable {
     /// The default ``threshold``, tuned on the labelled headline pairs in the tests
     /// (`Tests/TributaryCoreTests/Fixtures/headline-pairs.tsv`).
@@ -248,19 +250,27 @@ public struct NearDuplicateDetector: Sendable {
         }
         // Candidate pairs from every band: a pair that shares buckets in k bands is added k times. Pairs with at least
         // `minimumCollisions` are verified, once each and in order (the earlier headline's data is read sequentially).
+        // A pair whose shingle outlines show it below the threshold is not added at all: with a million headlines most
+        // pairs that meet in a bucket are unrelated headlines (only some 1% of those that meet twice verify), and
+        // storing, sorting and checking them took more time, growing faster than the input, than anything else here.
+        // Leaving out pairs that verification would reject changes no cluster.
+        let outlines = representatives.map { ShingleOutline(store.shingles[store.shingleRange(Int($0))]) }
         let pairs = PairBlocks(positions: representatives.count, pairsPerPosition: 16)
         var partitions = BandPartitions(count: representatives.count)
         keys.withUnsafeBufferPointer { keys in
-            for band in 0..<banding.bands {
-                let bandKeys = UnsafeBufferPointer(rebasing: keys[band * representatives.count..<(band + 1) * representatives.count])
-                let refinements = (1...Self.refinementLevels).map { level in
-                    let other = (band + level) % banding.bands
-                    return UnsafeBufferPointer(rebasing: keys[other * representatives.count..<(other + 1) * representatives.count])
-                }
-                partitions.forEachBucketMember(
-                    keys: bandKeys, refinements: refinements, sizeLimit: bucketSizeLimit, scanLimit: bucketScanLimit
-                ) { earlier, later in
-                    pairs.append(earlier: earlier, later: later)
+            outlines.withUnsafeBufferPointer { outlines in
+                for band in 0..<banding.bands {
+                    let bandKeys = UnsafeBufferPointer(rebasing: keys[band * representatives.count..<(band + 1) * representatives.count])
+                    let refinements = (1...Self.refinementLevels).map { level in
+                        let other = (band + level) % banding.bands
+                        return UnsafeBufferPointer(rebasing: keys[other * representatives.count..<(other + 1) * representatives.count])
+                    }
+                    partitions.forEachBucketMember(
+                        keys: bandKeys, outlines: outlines, threshold: threshold, refinements: refinements, sizeLimit: bucketSizeLimit,
+                        scanLimit: bucketScanLimit
+                    ) { earlier, later in
+                        pairs.append(earlier: earlier, later: later)
+                    }
                 }
             }
         }
@@ -457,5 +467,52 @@ struct ShingleSketch {
         for shingle in other where mayContain(shingle) { bound += 1 }
         bound = min(bound, b)
         return Double(bound) / Double(a + b - bound) >= threshold
+    }
+}
+
+/// A headline's shingle set in 64 bits, for a cheap exact test of candidate pairs inside the LSH buckets: a 56-bit map
+/// with bit `⌊56·shingle / 2³²⌋` set for each shingle, and the number of shingles (255 standing for "255 or more", or
+/// unknown, which never rules a pair out).
+///
+/// A bit that one map has and the other lacks stands for at least one shingle of the first set that the second does
+/// not have, so each set's size less those bits bounds from above how many shingles the two share: for unrelated
+/// headlines of 10–30 shingles the bound is well below the threshold, without reading either headline's shingles.
+struct ShingleOutline {
+    /// The map in the top 56 bits, the count in the low 8.
+    private var bits: UInt64
+
+    /// An outline that rules nothing out.
+    static let unknown = ShingleOutline(bits: 0xFF)
+
+    private init(bits: UInt64) { self.bits = bits }
+
+    /// The outline of a set of distinct shingles.
+    init<Shingles: Sequence<UInt32>>(_ shingles: Shingles) {
+        var map: UInt64 = 0
+        var count = 0
+        for shingle in shingles {
+            map |= 1 << ((UInt64(shingle) &* 56) >> 32)
+            count += 1
+        }
+        bits = map << 8 | UInt64(min(count, 255))
+    }
+
+    /// The value ``mayReach(_:bar:)`` compares against for `threshold`: a hair below it (2⁻⁴⁰ relative), so that a
+    /// multiplication can stand in for the similarity's division. The similarity, a quotient rounded to nearest, is
+    /// at least the threshold only if the exact quotient is at least `threshold / (1 + 2⁻⁵³)`; the bar and the
+    /// rounded product stay below that, so the test never rules out a pair the similarity would accept.
+    static func bar(for threshold: Double) -> Double { threshold * (1 - 0x1p-40) }
+
+    /// Whether the Jaccard similarity of this set and `other` can reach the threshold whose ``bar(for:)`` is `bar`:
+    /// false only when it is certainly below it.
+    @inline(__always)
+    func mayReach(_ other: ShingleOutline, bar: Double) -> Bool {
+        let a = Int(truncatingIfNeeded: bits & 0xFF)
+        let b = Int(truncatingIfNeeded: other.bits & 0xFF)
+        guard a != 255, b != 255, a > 0, b > 0 else { return true }
+        let mine = bits >> 8
+        let theirs = other.bits >> 8
+        let shared = min(a - (mine & ~theirs).nonzeroBitCount, b - (theirs & ~mine).nonzeroBitCount)
+        return Double(shared) >= bar * Double(a + b - shared)
     }
 }

@@ -78,15 +78,20 @@ struct NearDuplicateBucketTests {
         #expect(whole == Self.pairs(keys, scanLimit: 100))
     }
 
-    @Test("the buckets, split or not, are the plain definition's on generated keys", arguments: [1, 2, 3, 4])
-    func matchesReference(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
-        let count = 3_000
-        // Few distinct keys, so buckets of every size; spread over the partitions by the top bits.
+    /// `count` band keys with few distinct values, so buckets of every size (spread over the partitions by the top bits),
+    /// and three levels of refinement keys for them.
+    static func generatedKeys(count: Int, using random: inout SeededGenerator) -> (keys: [UInt32], refinements: [[UInt32]]) {
         let keys = (0..<count).map { _ in UInt32(Int.random(in: 0..<150, using: &random)) &* 0x9E37_79B1 }
         let refinements = (0..<3).map { level in
             (0..<count).map { _ in UInt32(Int.random(in: 0..<(2 + level * 3), using: &random)) }
         }
+        return (keys, refinements)
+    }
+
+    @Test("the buckets, split or not, are the plain definition's on generated keys", arguments: [1, 2, 3, 4])
+    func matchesReference(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let (keys, refinements) = Self.generatedKeys(count: 3_000, using: &random)
         for (sizeLimit, scanLimit) in [(8, 3), (16, 8), (40, 8), (1, 2), (Int.max, 8)] {
             let actual = Self.pairs(keys, refinements: refinements, sizeLimit: sizeLimit, scanLimit: scanLimit)
             let expected = Self.referencePairs(keys, refinements: refinements, sizeLimit: sizeLimit, scanLimit: scanLimit)
@@ -99,10 +104,7 @@ struct NearDuplicateBucketTests {
     func outlinesFilterPairs(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         let count = 3_000
-        let keys = (0..<count).map { _ in UInt32(Int.random(in: 0..<150, using: &random)) &* 0x9E37_79B1 }
-        let refinements = (0..<3).map { level in
-            (0..<count).map { _ in UInt32(Int.random(in: 0..<(2 + level * 3), using: &random)) }
-        }
+        let (keys, refinements) = Self.generatedKeys(count: count, using: &random)
         // Shingle sets drawn from a small vocabulary, so that some pairs are similar and most are not; some unknown.
         let outlines = (0..<count).map { index -> ShingleOutline in
             if index % 97 == 0 { return .unknown }

@@ -147,7 +147,7 @@ enum HTMLFastScanner {
                 if byte == UInt8(ascii: "<") {
                     guard index + 1 < count else { return false }
                     let next = input[index + 1]
-                    if Self.isLetter(next) {
+                    if ByteScan.isASCIILetter(next) {
                         guard startTag(sink) else { return false }
                     } else if next == UInt8(ascii: "/") {
                         guard endTag(sink) else { return false }
@@ -279,33 +279,14 @@ enum HTMLFastScanner {
                 else { return nil }
             } else {
                 let nameStart = cursor
-                guard Self.isLetter(input[cursor]) else { return nil }
-                while cursor < count, cursor - nameStart < 32, Self.isLetter(input[cursor]) || input[cursor] &- 0x30 < 10 { cursor += 1 }
+                guard ByteScan.isASCIILetter(input[cursor]) else { return nil }
+                while cursor < count, cursor - nameStart < 32, ByteScan.isASCIIAlphanumeric(input[cursor]) { cursor += 1 }
                 guard cursor < count, input[cursor] == UInt8(ascii: ";") else { return nil }
-                guard let found = Self.entity(UnsafeBufferPointer(rebasing: input[nameStart..<cursor])) else { return nil }
+                guard let found = HTMLSAXParser.entity(named: UnsafeBufferPointer(rebasing: input[nameStart..<cursor])) else { return nil }
                 value = found
             }
             index = cursor + 1
             return value
-        }
-
-        /// The character a named reference stands for, from libxml2's HTML 4 table.
-        private static func entity(_ name: UnsafeBufferPointer<UInt8>) -> UInt32? {
-            switch name.count {
-            case 2 where name[1] == UInt8(ascii: "t"):
-                if name[0] == UInt8(ascii: "l") { return 0x3C }
-                if name[0] == UInt8(ascii: "g") { return 0x3E }
-            case 3 where name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "p"):
-                return 0x26
-            default:
-                break
-            }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count + 1) { buffer in
-                _ = buffer.initialize(from: name)
-                buffer[name.count] = 0
-                guard let found = htmlEntityLookup(UnsafePointer(buffer.baseAddress)), found.pointee.value > 0 else { return nil }
-                return UInt32(found.pointee.value)
-            }
         }
 
         // MARK: Tags
@@ -315,7 +296,7 @@ enum HTMLFastScanner {
             let count = input.count
             var cursor = index + 1
             let nameStart = cursor
-            while cursor < count, Self.isLetter(input[cursor]) || input[cursor] &- 0x30 < 10 { cursor += 1 }
+            while cursor < count, ByteScan.isASCIIAlphanumeric(input[cursor]) { cursor += 1 }
             guard cursor < count, Self.endsName(input[cursor]), cursor - nameStart <= HTMLNameKey.maximumLength,
                 let element = lookUp(nameStart..<cursor)
             else { return false }
@@ -355,9 +336,9 @@ enum HTMLFastScanner {
         private mutating func attribute(at start: Int) -> Int? {
             let count = input.count
             var cursor = start
-            guard Self.isLetter(input[cursor]) else { return nil }
+            guard ByteScan.isASCIILetter(input[cursor]) else { return nil }
             while cursor < count,
-                Self.isLetter(input[cursor]) || input[cursor] &- 0x30 < 10 || input[cursor] == UInt8(ascii: "-")
+                ByteScan.isASCIIAlphanumeric(input[cursor]) || input[cursor] == UInt8(ascii: "-")
                     || input[cursor] == UInt8(ascii: "_")
             {
                 cursor += 1
@@ -447,8 +428,8 @@ enum HTMLFastScanner {
             let count = input.count
             var cursor = index + 2
             let nameStart = cursor
-            guard cursor < count, Self.isLetter(input[cursor]) else { return false }
-            while cursor < count, Self.isLetter(input[cursor]) || input[cursor] &- 0x30 < 10 { cursor += 1 }
+            guard cursor < count, ByteScan.isASCIILetter(input[cursor]) else { return false }
+            while cursor < count, ByteScan.isASCIIAlphanumeric(input[cursor]) { cursor += 1 }
             let nameEnd = cursor
             while cursor < count, Self.isBlank(input[cursor]) { cursor += 1 }
             guard cursor < count, input[cursor] == UInt8(ascii: ">"), let top = open.last,
@@ -472,10 +453,6 @@ enum HTMLFastScanner {
                 offset += 1
             }
             return false
-        }
-
-        private static func isLetter(_ byte: UInt8) -> Bool {
-            byte | 0x20 &- 0x61 < 26
         }
 
         /// Space, tab or line feed (a carriage return stops the scan elsewhere).

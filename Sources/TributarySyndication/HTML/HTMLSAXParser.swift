@@ -147,24 +147,35 @@ enum HTMLSAXParser {
     private static func legacyReferenceEnd(_ input: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
         let nameStart = index + 1
         var cursor = nameStart
-        while cursor < input.count, cursor - nameStart <= legacyNameLimit, isAlphanumeric(input[cursor]) { cursor += 1 }
+        while cursor < input.count, cursor - nameStart <= legacyNameLimit, ByteScan.isASCIIAlphanumeric(input[cursor]) { cursor += 1 }
         let length = cursor - nameStart
-        guard length >= 2, length <= legacyNameLimit, isLetter(input[nameStart]) else { return nil }
+        guard length >= 2, length <= legacyNameLimit, ByteScan.isASCIILetter(input[nameStart]) else { return nil }
         if cursor < input.count, input[cursor] == UInt8(ascii: ";") || input[cursor] == UInt8(ascii: "=") { return nil }
-        let value = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) { name -> UInt32 in
-            _ = name.initialize(from: UnsafeBufferPointer(rebasing: input[nameStart..<cursor]))
-            name[length] = 0
-            return htmlEntityLookup(UnsafePointer(name.baseAddress))?.pointee.value ?? 0
-        }
+        guard let value = entity(named: UnsafeBufferPointer(rebasing: input[nameStart..<cursor])) else { return nil }
         return (0xA0...0xFF).contains(value) || value == 0x26 || value == 0x3C || value == 0x3E || value == 0x22 ? cursor : nil
+    }
+
+    /// The character a named reference stands for, from libxml2's HTML 4 table; nil for a name it does not know.
+    static func entity(named name: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        switch name.count {
+        case 2 where name[1] == UInt8(ascii: "t"):
+            if name[0] == UInt8(ascii: "l") { return 0x3C }
+            if name[0] == UInt8(ascii: "g") { return 0x3E }
+        case 3 where name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "p"):
+            return 0x26
+        default:
+            break
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count + 1) { buffer in
+            _ = buffer.initialize(from: name)
+            buffer[name.count] = 0
+            guard let found = htmlEntityLookup(UnsafePointer(buffer.baseAddress)), found.pointee.value > 0 else { return nil }
+            return UInt32(found.pointee.value)
+        }
     }
 
     /// The longest legacy name (`frac12`, `middot`, `eacute` …).
     private static let legacyNameLimit = 6
-
-    private static func isLetter(_ byte: UInt8) -> Bool { byte | 0x20 &- UInt8(ascii: "a") < 26 }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool { isLetter(byte) || byte &- UInt8(ascii: "0") < 10 }
 
     private static func isStrippedControl(_ byte: UInt8) -> Bool {
         byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0C && byte != 0x0D

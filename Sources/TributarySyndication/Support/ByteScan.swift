@@ -39,6 +39,18 @@ enum ByteScan {
         UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self))
     }
 
+    /// Whether `byte` is an ASCII letter.
+    @inline(__always)
+    static func isASCIILetter(_ byte: UInt8) -> Bool {
+        byte | 0x20 &- UInt8(ascii: "a") < 26
+    }
+
+    /// Whether `byte` is an ASCII letter or digit.
+    @inline(__always)
+    static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        isASCIILetter(byte) || byte &- UInt8(ascii: "0") < 10
+    }
+
     /// `byte` in lower case when it is an ASCII capital letter, else as it is.
     @inline(__always)
     static func lowercasedASCII(_ byte: UInt8) -> UInt8 {

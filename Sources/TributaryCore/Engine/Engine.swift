@@ -113,7 +113,7 @@ public struct Engine: Sendable {
         let processed = pipeline.run(consume batches)
         let river = processed.items
         var stages = processed.timings.stages.map { "\($0.name) \($0.duration.secondsText)" }.joined(separator: ", ")
-        if processed.timings.threads > 1 { stages += "; the first three on \(processed.timings.threads) threads, their times summed" }
+        if processed.timings.threads > 1 { stages += "; the per-source parts on \(processed.timings.threads) threads, their times summed" }
         logger.info("made the river of \(river.count) items in \((ContinuousClock.now - processing).secondsText) (\(stages))")
         for index in reports.indices {
             if let found = processed.problems[reports[index].name] {

@@ -132,7 +132,9 @@ public struct Pipeline: Sendable {
         InPlace.compact(&items, keep: stages.keep)
         timings.rules += started.duration(to: clock.now)
         started = clock.now
-        if let linkKeys, let merged = mergeSameURL(&items, keys: linkKeys, weights: weights) { fingerprints?.compact(keep: merged) }
+        if let linkKeys, let merged = mergeSameURL(&items, keys: linkKeys, canonical: normalizer.canonicalURL, weights: weights) {
+            fingerprints?.compact(keep: merged)
+        }
         timings.sameURL += started.duration(to: clock.now)
         started = clock.now
         if let threshold = dedup.nearDuplicates, let fingerprints {
@@ -146,8 +148,8 @@ public struct Pipeline: Sendable {
         return Result(items: ranked, dropped: stages.dropped, problems: stages.problems, timings: timings)
     }
 
-    /// How many threads the stages that work on one source at a time use: preparing, normalizing, the rules and the
-    /// headlines' fingerprints for the near-duplicate stage. Several sources then go through them side by side; the
+    /// How many threads the stages that work on one source at a time use: preparing, normalizing, the rules, and taking
+    /// the link keys and the headlines' fingerprints for the merging stages. Several sources then go through them side by side; the
     /// stages that need every item (merging and ranking) run on the calling thread after them. One, the default,
     /// keeps everything on the calling thread. The result does not depend on it, except that with several threads
     /// the times of those stages in ``StageTimings`` are summed over the threads.
@@ -376,13 +378,13 @@ public struct Pipeline: Sendable {
         let canonical = CanonicalURL(extra: dedup.trackingParameters)
         var keys = LinkKeys(capacity: items.count)
         for position in items.indices { keys.append(items[position].url, canonical: canonical) }
-        return mergeSameURL(&items, keys: keys, weights: weights)
+        return mergeSameURL(&items, keys: keys, canonical: canonical, weights: weights)
     }
 
-    /// ``mergeSameURL(_:weights:)`` with the items' link keys taken already (one an item).
-    private func mergeSameURL(_ items: inout [Item], keys: LinkKeys, weights: [String: Double]) -> [Bool]? {
+    /// ``mergeSameURL(_:weights:)`` with the items' link keys taken already (one an item) by `canonical`.
+    private func mergeSameURL(_ items: inout [Item], keys: LinkKeys, canonical: CanonicalURL, weights: [String: Double]) -> [Bool]? {
         precondition(keys.count == items.count, "one key an item")
-        var index = SameURLIndex(canonical: CanonicalURL(extra: dedup.trackingParameters), capacity: items.count)
+        var index = SameURLIndex(canonical: canonical, capacity: items.count)
         for position in items.indices {
             keys.withKey(position) { form, key in
                 switch form {
@@ -417,18 +419,14 @@ public struct Pipeline: Sendable {
 
         /// Adds the next item, by its link's key as ``CanonicalURL/appendKey(for:to:)`` gives it (nil: no key).
         mutating func add(key: UnsafeBufferPointer<UInt8>?) {
-            let index = next.count
-            next.append(-1)
-            last.append(-1)
+            let index = appendItem()
             guard let key else { return }
             link(index, to: firstOfKey.first(key, orInsert: index))
         }
 
         /// Adds the next item, by its link (for a link whose key the byte parser does not give).
         mutating func add(url: String?) {
-            let index = next.count
-            next.append(-1)
-            last.append(-1)
+            let index = appendItem()
             guard let url, let text = canonical.key(for: url) else { return }
             let head: Int?
             if let ascii = ByteKeyIndex.asciiEquivalent(of: text) {
@@ -438,6 +436,13 @@ public struct Pipeline: Sendable {
                 if head == nil { firstOfUnicodeKey[text] = index }
             }
             link(index, to: head)
+        }
+
+        /// Makes room for the next item, alone so far; returns its index.
+        private mutating func appendItem() -> Int {
+            next.append(-1)
+            last.append(-1)
+            return next.count - 1
         }
 
         /// Files item `index` after the earlier items with its key, when `head` is the first of them.

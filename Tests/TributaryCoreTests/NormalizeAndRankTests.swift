@@ -111,5 +111,10 @@ struct RankingTests {
         configuration.maxConsecutive = nil
         configuration.maxPerSource = 2
         #expect(Ranker(configuration, now: Self.now).rank(items).map(\.id) == ["a0", "a1", "b0", "b1"])
+        // Both limits: the cap first, then the interleaving of what is left.
+        configuration.maxConsecutive = 1
+        #expect(Ranker(configuration, now: Self.now).rank(items).map(\.id) == ["a0", "b0", "a1", "b1"])
+        configuration.maxPerSource = 3
+        #expect(Ranker(configuration, now: Self.now).rank(items).map(\.id) == ["a0", "b0", "a1", "b1", "a2"])
     }
 }

@@ -4,12 +4,12 @@
 struct LinkKeys: Sendable {
     /// How an item's key is found.
     enum Form: UInt8, Sendable {
-        /// The item has no link, or one that is not an absolute http(s) URL.
+        /// The item has no link.
         case none
         /// Its key's bytes are in the buffer.
         case bytes
-        /// The byte parser does not read the link (non-ASCII, `%` in a query name …): the key is found from the
-        /// link, the general way, when it is needed.
+        /// The byte parser does not read the link (non-ASCII, `%` in a query name, no http(s) URL at all …): the key,
+        /// if there is one, is found from the link the general way when it is needed.
         case general
     }
 

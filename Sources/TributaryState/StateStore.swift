@@ -133,6 +133,9 @@ public final class StateStore: @unchecked Sendable {
     /// The meta key holding when the file last passed the check (seconds since 1970).
     static let checkedKey = "checked"
 
+    /// The page size of a new file, in bytes.
+    static let pageSize = 16_384
+
     private static func migrate(_ database: SQLiteConnection, from version: Int, to target: Int) throws(SQLiteError) {
         if version > 0 {
             let now = Date().timeIntervalSince1970
@@ -145,6 +148,11 @@ public final class StateStore: @unchecked Sendable {
                 try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)")
                     .bind(.text(checkedKey), .text(String(Int(now)))).run()
             }
+        }
+        if version == 0 {
+            // A new file gets pages of 16 KiB, which hold most items' data whole (the default 4 KiB sends a typical
+            // item's HTML to overflow pages). Only an empty file takes a page size: an existing one keeps its own.
+            try database.execute("PRAGMA page_size = \(pageSize)")
         }
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         guard version < target else { return }

@@ -110,6 +110,51 @@ struct StateStoreTests {
         #expect(version == StateStore.schemaVersion)
         #expect(journal == "wal")
         #expect(FileManager.default.fileExists(atPath: path))
+        #expect(try store.integer("PRAGMA page_size") == 16_384, "pages that hold a typical item's HTML whole")
+    }
+
+    @Test("Version 4 moves the items to a table with row ids, every column kept, and a 4 KiB file keeps its page size")
+    func migratesItemsToRowidTable() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite")
+        let big = Item(id: "b", source: "news", url: "https://e.com/b", title: "Big", summary: String(repeating: "长文 text ", count: 2_000))
+        let small = Item(id: "a", source: "news", url: "https://e.com/a", title: "Small")
+        do {
+            // A file made by an earlier Tributary: 4 KiB pages and items in a WITHOUT ROWID table.
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA page_size = 4096")
+            for migration in StateSchema.migrations.prefix(3) { try connection.execute(migration.sql) }
+            try connection.execute("PRAGMA user_version = 3")
+            for (item, served) in [(big, 1), (small, 0)] {
+                try connection.prepare(
+                    "INSERT INTO items (source, id, first_seen, last_seen, served, data, match_key) VALUES ('news', ?, 100, 200, ?, ?, ?)"
+                ).bind(.text(item.id), .integer(served), .blob(ItemCodec.encode(item)), .text(MatchKey.of(item))).run()
+            }
+        }
+        let store = try StateStore(path: path)
+        #expect(try store.integer("PRAGMA user_version") == StateStore.schemaVersion)
+        #expect(try store.integer("PRAGMA page_size") == 4_096)
+        #expect(try store.integer("SELECT COUNT(rowid) FROM items") == 2, "a WITHOUT ROWID table has no rowid column")
+        #expect(try store.integer("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items'") == 3)
+        let history = try #require(try store.histories(for: ["news"])["news"])
+        #expect(history.items.map(\.item) == [big, small])
+        #expect(history.items.map(\.served) == [true, false])
+        #expect(history.items.map(\.firstSeen) == [Date(timeIntervalSince1970: 100), Date(timeIntervalSince1970: 100)])
+        #expect(history.items.map(\.lastSeen) == [Date(timeIntervalSince1970: 200), Date(timeIntervalSince1970: 200)])
+        let key = try store.access { database throws(SQLiteError) in
+            try database.text("SELECT match_key FROM items WHERE id = ?", parameter: "b")
+        }
+        #expect(key == MatchKey.of(big))
+        // The unique key still replaces rather than duplicates.
+        let merge = SourceMerge.merge(
+            history, outcome: .fetched(items: [big, small], feed: nil, validators: nil, httpStatus: 200),
+            now: Date(timeIntervalSince1970: 300),
+            retention: 86_400 * 30, staleAfter: 86_400)
+        try store.commit(
+            [merge],
+            run: RunRecord(started: Date(timeIntervalSince1970: 300), duration: 1, status: 0, sources: 1, failed: 0, items: 2, newItems: 0),
+            retention: 86_400 * 30)
+        #expect(try store.integer("SELECT COUNT(*) FROM items") == 2)
     }
 
     @Test("A file of the first schema version is migrated forward with its data, match keys filled in")

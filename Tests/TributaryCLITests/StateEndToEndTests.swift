@@ -79,8 +79,9 @@ struct StateEndToEndTests {
         // When the document changes, the server answers 200 again and the new item is new.
         server.route(
             "/a.xml", .cached(body: Self.rss(["a3", "a1"]), contentType: "application/rss+xml", etag: "\"a-v2\"", lastModified: nil))
-        let third = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        let third = try await TributaryBinary.run(["run", "-v", "--report", "report.json"], in: folder.url.path)
         #expect(third.status == 0)
+        #expect(third.standardError.contains("read 3 stored items"), "read while b is fetched, or after:\n\(third.standardError)")
         #expect(Self.sources(try Self.report(folder))["a"]?["new_items"] as? Int == 1)
         #expect(try Self.report(folder)["new_items"] as? Int == 1, "the river's new items")
         #expect(third.standardError.contains("4 items (1 new)"), "\(third.standardError)")
@@ -99,17 +100,19 @@ struct StateEndToEndTests {
         let path = folder.path("out/river.json")
         let written = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
 
-        let second = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        let second = try await TributaryBinary.run(["run", "-v", "--report", "report.json"], in: folder.url.path)
         #expect(second.status == 0)
         #expect(second.standardError.contains("2 items (0 new), unchanged: out/river.json"), "\(second.standardError)")
+        #expect(!second.standardError.contains("stored items"), "a run in which every source answers 304 reads none")
         #expect(try Self.report(folder)["river_unchanged"] as? Bool == true)
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == written)
         #expect(try Self.titles(folder) == ["Story a1", "Story a2"])
 
         // A missing output, a changed configuration, or a time-dependent ranking: rebuilt.
         try FileManager.default.removeItem(atPath: path)
-        let rebuilt = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        let rebuilt = try await TributaryBinary.run(["run", "-v", "--report", "report.json"], in: folder.url.path)
         #expect(rebuilt.status == 0)
+        #expect(rebuilt.standardError.contains("read 2 stored items"), "\(rebuilt.standardError)")
         #expect(try Self.report(folder)["river_unchanged"] as? Bool == false)
         #expect(try Self.titles(folder) == ["Story a1", "Story a2"], "the river is rebuilt from the stored items")
         #expect(try await TributaryBinary.run(["run", "-q", "--report", "report.json"], in: folder.url.path).status == 0)

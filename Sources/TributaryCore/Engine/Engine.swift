@@ -43,28 +43,34 @@ public struct Engine: Sendable {
             }
         }
 
+        // The stored items are read on a thread of their own as soon as one source answers with something other than
+        // "not modified", while the others are still being fetched; a run in which every source answers 304 never
+        // reads them.
+        let storedItems = state.map { StoredItemsReader(state: $0, names: sources.map(\.name)) }
         let progress = ProgressCounter(total: sources.count, handler: options.progress)
         var outcomes = await fetchAll(
             sources, configuration: configuration, jobs: options.jobs ?? configuration.defaults.jobs, now: started,
-            histories: histories, progress: progress)
+            histories: histories, progress: progress, changed: storedItems?.start)
         logger.info(
             "fetched \(sources.count) sources in \((ContinuousClock.now - startInstant).secondsText) (\((ProcessCPUTime.now - startCPU).secondsText) CPU)"
         )
 
-        if let state {
+        if let state, let storedItems {
             if let report = unchangedRun(
                 configuration, options: options, outcomes: outcomes, histories: histories, state: state, started: started,
                 startInstant: startInstant)
             {
                 return report
             }
-            do {
-                let reading = ContinuousClock.now
-                histories = try state.histories(for: sources.map(\.name))
+            let waiting = ContinuousClock.now
+            let read = await storedItems.histories()
+            switch read.histories {
+            case .success(let stored):
+                histories = stored
                 logger.info(
-                    "read \(histories.values.reduce(0) { $0 + $1.items.count }) stored items in \((ContinuousClock.now - reading).secondsText)"
+                    "read \(histories.values.reduce(0) { $0 + $1.items.count }) stored items in \(read.duration.secondsText) (waited \((ContinuousClock.now - waiting).secondsText))"
                 )
-            } catch {
+            case .failure(let error):
                 return stateFailed(error, sources: outcomes.map(\.report), started: started, startInstant: startInstant)
             }
         }
@@ -302,10 +308,11 @@ public struct Engine: Sendable {
         }
     }
 
-    /// Fetches the sources with at most `jobs` in flight, returning outcomes in configuration order.
+    /// Fetches the sources with at most `jobs` in flight, returning outcomes in configuration order; calls `changed`
+    /// when a source's outcome is other than "not modified".
     private func fetchAll(
         _ sources: [SourceConfig], configuration: Configuration, jobs: Int, now: Date, histories: [String: SourceHistory],
-        progress: ProgressCounter
+        progress: ProgressCounter, changed: (() -> Void)?
     ) async -> [Outcome] {
         await withTaskGroup(of: (Int, Outcome).self) { group in
             var results = [Outcome?](repeating: nil, count: sources.count)
@@ -327,6 +334,7 @@ public struct Engine: Sendable {
             }
             for _ in 0..<min(max(jobs, 1), sources.count) { startNext() }
             while let (index, outcome) = await group.next() {
+                if outcome.report.status != .notModified { changed?() }
                 results[index] = outcome
                 startNext()
             }
@@ -381,6 +389,76 @@ public struct Engine: Sendable {
                 source: source, feed: nil, report: report,
                 answer: .failed(error: report.failure ?? "", httpStatus: report.httpStatus))
         }
+    }
+}
+
+/// Reads every stored item of the run's sources once: on a thread of its own from ``start()`` on (so that the read
+/// overlaps the fetching, which waits on the network and parses on the cooperative threads), or, if nothing started
+/// it, when ``histories()`` is first awaited.
+private final class StoredItemsReader: Sendable {
+    /// What the read gave and how long it took.
+    typealias Read = (histories: Result<[String: SourceHistory], StateError>, duration: Duration)
+
+    private enum Phase {
+        case idle
+        case reading(waiting: [CheckedContinuation<Read, Never>])
+        case done(Read)
+    }
+
+    private let phase = Mutex(Phase.idle)
+    private let state: StateStore
+    private let names: [String]
+
+    init(state: StateStore, names: [String]) {
+        self.state = state
+        self.names = names
+    }
+
+    /// Starts the read on a thread of its own unless it has started already.
+    @Sendable func start() {
+        guard begin() else { return }
+        Thread.detachNewThread { [self] in finish(read()) }
+    }
+
+    /// The stored histories of the sources, with their items.
+    func histories() async -> Read {
+        if begin() { finish(read()) }
+        return await withCheckedContinuation { continuation in
+            let ready = phase.withLock { phase -> Read? in
+                switch phase {
+                case .done(let read): return read
+                case .reading(let waiting):
+                    phase = .reading(waiting: waiting + [continuation])
+                    return nil
+                case .idle: preconditionFailure("the read began above")
+                }
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// Whether the caller is the one to read (the phase was idle).
+    private func begin() -> Bool {
+        phase.withLock { phase in
+            guard case .idle = phase else { return false }
+            phase = .reading(waiting: [])
+            return true
+        }
+    }
+
+    private func read() -> Read {
+        let started = ContinuousClock.now
+        let histories = Result { () throws(StateError) in try state.histories(for: names) }
+        return (histories, ContinuousClock.now - started)
+    }
+
+    private func finish(_ read: Read) {
+        let waiting = phase.withLock { phase -> [CheckedContinuation<Read, Never>] in
+            guard case .reading(let waiting) = phase else { return [] }
+            phase = .done(read)
+            return waiting
+        }
+        for continuation in waiting { continuation.resume(returning: read) }
     }
 }
 

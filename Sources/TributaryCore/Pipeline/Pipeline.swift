@@ -1,4 +1,3 @@
-import CLinux
 import Dispatch
 public import Foundation
 import Synchronization
@@ -223,7 +222,7 @@ public struct Pipeline: Sendable {
                     // The texts of an item a few places on are asked into the cache now: each is a heap block of
                     // its own, and reading its first bytes was a cache miss in a row of them.
                     if index + Self.prefetchDistance < items.count {
-                        Self.prefetchTexts(of: items.baseAddress! + index + Self.prefetchDistance)
+                        Prefetch.texts(of: items.baseAddress! + index + Self.prefetchDistance)
                     }
                     normalizer.normalize(&items[index], problems: &found, limit: limit)
                 }
@@ -311,26 +310,8 @@ public struct Pipeline: Sendable {
         }
     }
 
-    /// How many items ahead normalizing asks for an item's texts (``prefetchTexts(of:)``).
+    /// How many items ahead normalizing asks for an item's texts (``Prefetch/texts(of:)``).
     static let prefetchDistance = 4
-
-    /// Asks for the first bytes of an item's title, summary and link to be brought into the cache, without touching
-    /// them: a copy of a text (or any use that retains it) would itself wait for the memory. The address comes from
-    /// the string's representation on 64-bit Linux, where a large native string's second word holds its storage's
-    /// address, its UTF-8 32 bytes on, and bit 61 marks a small string, whose bytes are in the word itself. A hint
-    /// only: a prefetch never faults, so should the layout differ, the cost is a wasted hint.
-    @inline(__always)
-    private static func prefetchTexts(of item: UnsafeMutablePointer<Item>) {
-        let raw = UnsafeRawPointer(item)
-        for offset in textOffsets {
-            let object = raw.load(fromByteOffset: offset + 8, as: UInt64.self)
-            guard object & (1 << 61) == 0 else { continue }
-            tributary_prefetch(UnsafeRawPointer(bitPattern: UInt(object & 0x0FFF_FFFF_FFFF_FFFF) &+ 32))
-        }
-    }
-
-    /// Where an item's title, summary and link lie in it.
-    private static let textOffsets: [Int] = [\Item.title, \Item.summary, \Item.url].compactMap { MemoryLayout<Item>.offset(of: $0) }
 
     /// How many items go through preparing, normalizing and the rules at a time.
     static let chunkSize = 512

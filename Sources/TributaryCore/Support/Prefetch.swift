@@ -1,0 +1,45 @@
+import CLinux
+import TributaryModel
+
+/// Hints that bring an item's heap blocks into the cache a few items before a loop reads them. Each of an item's
+/// texts and its metrics is a heap block of its own, so a loop over many items waits for one cache miss after another
+/// at their first bytes; asked for a few items ahead, those misses overlap the work on the items before.
+///
+/// A hint never touches the block: a copy of a text or a dictionary (or any use that retains it) would itself wait
+/// for the memory, so the address is read from the value's representation on 64-bit Linux. A string's second word
+/// holds its storage's address (its UTF-8 32 bytes on) unless bit 61 marks a small string, whose bytes are in the
+/// words themselves; a dictionary is the address of its storage. A prefetch never faults, so were the layout to
+/// differ, the cost would be a wasted hint, never a wrong result.
+enum Prefetch {
+    /// Where an item's title, summary, link and metrics lie in it (stored properties, so they have offsets).
+    private static let offsets = (
+        title: MemoryLayout<Item>.offset(of: \.title)!, summary: MemoryLayout<Item>.offset(of: \.summary)!,
+        url: MemoryLayout<Item>.offset(of: \.url)!, metrics: MemoryLayout<Item>.offset(of: \.metrics)!
+    )
+
+    /// Asks for the first bytes of the item's title, summary and link.
+    @inline(__always)
+    static func texts(of item: UnsafePointer<Item>) {
+        let raw = UnsafeRawPointer(item)
+        let offsets = offsets
+        string(at: raw + offsets.title)
+        string(at: raw + offsets.summary)
+        string(at: raw + offsets.url)
+    }
+
+    /// Asks for the item's metrics dictionary: its header, and the two lines after it, where a small dictionary keeps
+    /// its buckets, keys and values.
+    @inline(__always)
+    static func metrics(of item: UnsafePointer<Item>) {
+        let storage = UnsafeRawPointer(item).load(fromByteOffset: offsets.metrics, as: UInt.self)
+        for line in 0..<3 { tributary_prefetch(UnsafeRawPointer(bitPattern: storage &+ UInt(line * 64))) }
+    }
+
+    /// Asks for the first bytes of the (optional) string whose representation is at `pointer`.
+    @inline(__always)
+    private static func string(at pointer: UnsafeRawPointer) {
+        let object = pointer.load(fromByteOffset: 8, as: UInt64.self)
+        guard object & (1 << 61) == 0 else { return }
+        tributary_prefetch(UnsafeRawPointer(bitPattern: UInt(object & 0x0FFF_FFFF_FFFF_FFFF) &+ 32))
+    }
+}

@@ -20,26 +20,41 @@ enum Prefetch {
     /// Asks for the first bytes of the item's title, summary and link.
     @inline(__always)
     static func texts(of item: UnsafePointer<Item>) {
+        let texts = textBytes(of: item)
+        if let title = texts.title { tributary_prefetch(title) }
+        if let summary = texts.summary { tributary_prefetch(summary) }
+        if let url = texts.url { tributary_prefetch(url) }
+    }
+
+    /// Where the UTF-8 of the item's title, summary and link start (nil for a small or missing one).
+    @inline(__always)
+    static func textBytes(of item: UnsafePointer<Item>) -> (title: UnsafeRawPointer?, summary: UnsafeRawPointer?, url: UnsafeRawPointer?) {
         let raw = UnsafeRawPointer(item)
         let offsets = offsets
-        string(at: raw + offsets.title)
-        string(at: raw + offsets.summary)
-        string(at: raw + offsets.url)
+        return (bytes(ofStringAt: raw + offsets.title), bytes(ofStringAt: raw + offsets.summary), bytes(ofStringAt: raw + offsets.url))
     }
 
     /// Asks for the item's metrics dictionary: its header, and the two lines after it, where a small dictionary keeps
     /// its buckets, keys and values.
     @inline(__always)
     static func metrics(of item: UnsafePointer<Item>) {
-        let storage = UnsafeRawPointer(item).load(fromByteOffset: offsets.metrics, as: UInt.self)
+        let storage = metricsStorage(of: item)
         for line in 0..<3 { tributary_prefetch(UnsafeRawPointer(bitPattern: storage &+ UInt(line * 64))) }
     }
 
-    /// Asks for the first bytes of the (optional) string whose representation is at `pointer`.
+    /// The address of the item's metrics dictionary's storage.
     @inline(__always)
-    private static func string(at pointer: UnsafeRawPointer) {
+    static func metricsStorage(of item: UnsafePointer<Item>) -> UInt {
+        UnsafeRawPointer(item).load(fromByteOffset: offsets.metrics, as: UInt.self)
+    }
+
+    /// Where the UTF-8 of the (optional) string whose representation is at `pointer` starts, if it is kept apart
+    /// from it (nil for a small string, and for nil, whose second word is zero).
+    @inline(__always)
+    static func bytes(ofStringAt pointer: UnsafeRawPointer) -> UnsafeRawPointer? {
         let object = pointer.load(fromByteOffset: 8, as: UInt64.self)
-        guard object & (1 << 61) == 0 else { return }
-        tributary_prefetch(UnsafeRawPointer(bitPattern: UInt(object & 0x0FFF_FFFF_FFFF_FFFF) &+ 32))
+        let address = UInt(object & 0x0FFF_FFFF_FFFF_FFFF)
+        guard object & (1 << 61) == 0, address != 0 else { return nil }
+        return UnsafeRawPointer(bitPattern: address &+ 32)
     }
 }

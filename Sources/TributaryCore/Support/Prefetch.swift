@@ -1,9 +1,10 @@
 import CLinux
 import TributaryModel
 
-/// Hints that bring an item's heap blocks into the cache a few items before a loop reads them. Each of an item's
-/// texts and its metrics is a heap block of its own, so a loop over many items waits for one cache miss after another
-/// at their first bytes; asked for a few items ahead, those misses overlap the work on the items before.
+/// Hints that bring memory into the cache a little before a loop reads it: the elements of large tables read in no
+/// order, and an item's heap blocks. Each of an item's texts and its metrics is a heap block of its own, so a loop
+/// over many items waits for one cache miss after another at their first bytes; asked for a few items ahead, those
+/// misses overlap the work on the items before.
 ///
 /// A hint never touches the block: a copy of a text or a dictionary (or any use that retains it) would itself wait
 /// for the memory, so the address is read from the value's representation on 64-bit Linux. A string's second word
@@ -46,6 +47,12 @@ enum Prefetch {
     @inline(__always)
     static func metricsStorage(of item: UnsafePointer<Item>) -> UInt {
         UnsafeRawPointer(item).load(fromByteOffset: offsets.metrics, as: UInt.self)
+    }
+
+    /// Asks for the element at `index` of `buffer` (in bounds).
+    @inline(__always)
+    static func element<Element>(_ index: Int, of buffer: UnsafeBufferPointer<Element>) {
+        tributary_prefetch(buffer.baseAddress! + index)
     }
 
     /// Where the UTF-8 of the (optional) string whose representation is at `pointer` starts, if it is kept apart

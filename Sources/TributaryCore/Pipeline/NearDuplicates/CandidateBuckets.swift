@@ -221,12 +221,14 @@ struct ShingleFrequency {
         return 0
     }
 
-    /// The count in the slot where a lookup of `shingle`'s ``occurrences(of:)`` starts (0 when empty, or when no
-    /// shingle is frequent): reading it for several shingles ahead of their lookups lets the cache misses overlap.
+    /// Asks for the slot where a lookup of `shingle`'s ``occurrences(of:)`` starts to be brought into the cache: asked
+    /// for several shingles ahead of their lookups, the cache misses overlap.
     @inline(__always)
-    func firstSlotCount(of shingle: UInt32) -> Int32 {
-        guard !frequentSlots.isEmpty else { return 0 }
-        return frequentSlots[Int(truncatingIfNeeded: Self.spread(shingle) >> 20) & (frequentSlots.count - 1)].count
+    func prefetch(_ shingle: UInt32) {
+        frequentSlots.withUnsafeBufferPointer { slots in
+            guard !slots.isEmpty else { return }
+            Prefetch.element(Int(truncatingIfNeeded: Self.spread(shingle) >> 20) & (slots.count - 1), of: slots)
+        }
     }
 
     /// Whether `shingle` is in more than the limit's worth of headlines (or a false positive of the filter).
@@ -509,10 +511,12 @@ struct BucketTable {
         return slot
     }
 
-    /// The value in the slot where ``slot(for:)`` starts to probe for `key` (−1 when empty): reading it for several
-    /// keys ahead of their probes lets the cache misses overlap.
+    /// Asks for the slot where ``slot(for:)`` starts to probe for `key` to be brought into the cache: asked several
+    /// keys ahead of their probes, the cache misses overlap.
     @inline(__always)
-    func firstValue(for key: UInt64) -> Int32 { slots[Int(truncatingIfNeeded: key >> 32) & mask].value }
+    func prefetch(for key: UInt64) {
+        slots.withUnsafeBufferPointer { Prefetch.element(Int(truncatingIfNeeded: key >> 32) & mask, of: $0) }
+    }
 
     /// The value in `slot`.
     @inline(__always)

@@ -133,29 +133,24 @@ public struct NearDuplicateDetector: Sendable {
         // Headlines with identical fingerprints are one representative.
         var representativeOf = [Int32](repeating: -1, count: count)
         var representatives: [Int32] = []
-        // A block of headlines at a time: the first slot of each key's probe is read for the whole block before
-        // the probes (with a million headlines the table has 16 MB, and each probe a cache miss), loads the
-        // processor overlaps instead of waiting for one after the other.
+        // The first slot of a key's probe is asked for sixteen headlines ahead (with a million headlines the table
+        // has 16 MB, and each probe a cache miss), so the processor overlaps the misses instead of waiting for one
+        // after the other.
         var exact = BucketTable(minimumCapacity: count)
-        var touched: Int32 = 0
-        for blockStart in stride(from: 0, to: count, by: 16) {
-            let block = blockStart..<min(blockStart + 16, count)
-            for index in block { touched &+= exact.firstValue(for: store.contentKeys[index]) }
-            for index in block where !store.isEmpty(index) {
-                let key = store.contentKeys[index]
-                let slot = exact.slot(for: key)
-                let existing = exact[value: slot]
-                if existing >= 0 && store.contentKeys[Int(existing)] == key {
-                    representativeOf[index] = existing
-                    continue
-                }
-                if existing < 0 { exact[value: slot] = Int32(index) }  // else: the slot's low key bits collide; no merge
-                representatives.append(Int32(index))
-                representativeOf[index] = Int32(index)
+        for index in 0..<count {
+            if index + 16 < count { exact.prefetch(for: store.contentKeys[index + 16]) }
+            guard !store.isEmpty(index) else { continue }
+            let key = store.contentKeys[index]
+            let slot = exact.slot(for: key)
+            let existing = exact[value: slot]
+            if existing >= 0 && store.contentKeys[Int(existing)] == key {
+                representativeOf[index] = existing
+                continue
             }
+            if existing < 0 { exact[value: slot] = Int32(index) }  // else: the slot's low key bits collide; no merge
+            representatives.append(Int32(index))
+            representativeOf[index] = Int32(index)
         }
-        // Keeps the touching loads: the optimizer would drop them if their sum went unused.
-        if touched == 0x5EED_F00D { representatives.reserveCapacity(representatives.count + 1) }
 
         let links = candidateLinks(store, representatives)
         let root = join(store, links, count: count)
@@ -202,7 +197,6 @@ public struct NearDuplicateDetector: Sendable {
         selected.reserveCapacity(store.shingles.count)
         ends.reserveCapacity(representatives.count)
         var topUp: [UInt64] = []
-        var touched: Int32 = 0
         for representative in representatives {
             let range = store.shingleRange(Int(representative))
             let start = selected.count
@@ -210,12 +204,12 @@ public struct NearDuplicateDetector: Sendable {
             if selected.count - start < Self.minimumInformative {
                 // Too few rare shingles: add the least common of the frequent ones (ties by id) until there are
                 // enough to hash.
-                // The counts' first slots are read for all of them before the lookups, so that their cache misses
+                // The counts' first slots are asked for all of them before the lookups, so that their cache misses
                 // overlap.
                 topUp.removeAll(keepingCapacity: true)
                 for shingle in store.shingles[range] where frequency.isFrequent(shingle) {
                     topUp.append(UInt64(shingle))
-                    touched &+= frequency.firstSlotCount(of: shingle)
+                    frequency.prefetch(shingle)
                 }
                 for index in topUp.indices {
                     topUp[index] |= UInt64(frequency.occurrences(of: UInt32(truncatingIfNeeded: topUp[index]))) << 32
@@ -227,8 +221,6 @@ public struct NearDuplicateDetector: Sendable {
             }
             ends.append(Int32(selected.count))
         }
-        // Keeps the touching loads: the optimizer would drop them if their sum went unused.
-        if touched == 0x5EED_F00D { selected.reserveCapacity(selected.count + 1) }
         return (selected, ends)
     }
 
@@ -290,39 +282,34 @@ public struct NearDuplicateDetector: Sendable {
                 }
             }
         }
-        // Verified a block at a time: the later headline of each pair is anywhere in the store (with a million
-        // headlines, a cache miss each), so its sketch is first touched for the whole block, loads the processor
-        // overlaps instead of waiting for one after the other.
-        let block = 32
-        var touched: UInt64 = 0
+        // The later headline of each pair is anywhere in the store (with a million headlines, a cache miss each), so
+        // its sketch is asked for 32 candidates ahead, and the processor overlaps the misses instead of waiting for one
+        // after the other.
+        let distance = 32
         store.shingles.withUnsafeBufferPointer { shingles in
             sketches.withUnsafeBufferPointer { sketches in
                 representatives.withUnsafeBufferPointer { representatives in
-                    for blockStart in stride(from: 0, to: candidates.count, by: block) {
-                        let blockRange = blockStart..<min(blockStart + block, candidates.count)
-                        for candidate in blockRange { touched &+= sketches[Int(candidates[candidate].second)].low }
-                        for candidate in blockRange {
-                            let first = Int(representatives[Int(candidates[candidate].first)])
-                            let later = Int(candidates[candidate].second)
-                            guard
-                                sketches[later].mayReach(
-                                    threshold, with: UnsafeBufferPointer(rebasing: shingles[store.shingleRange(first)]))
-                            else { continue }
-                            let second = Int(representatives[later])
-                            guard let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
-                            else { continue }
-                            let keys = (store.contentKeys[first], store.contentKeys[second])
-                            links.append(
-                                Link(
-                                    first: Int32(first), second: Int32(second), similarity: similarity,
-                                    keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
+                    for candidate in candidates.indices {
+                        if candidate + distance < candidates.count {
+                            Prefetch.element(Int(candidates[candidate + distance].second), of: sketches)
                         }
+                        let first = Int(representatives[Int(candidates[candidate].first)])
+                        let later = Int(candidates[candidate].second)
+                        guard
+                            sketches[later].mayReach(threshold, with: UnsafeBufferPointer(rebasing: shingles[store.shingleRange(first)]))
+                        else { continue }
+                        let second = Int(representatives[later])
+                        guard let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
+                        else { continue }
+                        let keys = (store.contentKeys[first], store.contentKeys[second])
+                        links.append(
+                            Link(
+                                first: Int32(first), second: Int32(second), similarity: similarity,
+                                keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
                     }
                 }
             }
         }
-        // Keeps the touching loads: the optimizer would drop them if their sum went unused.
-        if touched == 0x9E37_79B9 { links.reserveCapacity(links.count + 1) }
         return links
     }
 

@@ -219,10 +219,10 @@ public struct Pipeline: Sendable {
             more = preparation.move(into: &stages.items, upTo: Self.chunkSize)
             stages.items.withUnsafeMutableBufferPointer { items in
                 for index in start..<items.count {
-                    // The texts of an item a few places on are asked into the cache now: each is a heap block of
-                    // its own, and reading its first bytes was a cache miss in a row of them.
+                    // The fields of an item a few places on are asked into the cache now: each text is a heap block
+                    // of its own, and reading its first bytes was a cache miss in a row of them.
                     if index + Self.prefetchDistance < items.count {
-                        Prefetch.texts(of: items.baseAddress! + index + Self.prefetchDistance)
+                        Prefetch.fields(of: items.baseAddress! + index + Self.prefetchDistance)
                     }
                     normalizer.normalize(&items[index], problems: &found, limit: limit)
                 }
@@ -310,7 +310,7 @@ public struct Pipeline: Sendable {
         }
     }
 
-    /// How many items ahead normalizing asks for an item's texts (``Prefetch/texts(of:)``).
+    /// How many items ahead normalizing asks for an item's fields (``Prefetch/fields(of:)``).
     static let prefetchDistance = 4
 
     /// How many items go through preparing, normalizing and the rules at a time.

@@ -15,16 +15,22 @@ enum Prefetch {
     /// Where an item's title, summary, link and metrics lie in it (stored properties, so they have offsets).
     private static let offsets = (
         title: MemoryLayout<Item>.offset(of: \.title)!, summary: MemoryLayout<Item>.offset(of: \.summary)!,
-        url: MemoryLayout<Item>.offset(of: \.url)!, metrics: MemoryLayout<Item>.offset(of: \.metrics)!
+        url: MemoryLayout<Item>.offset(of: \.url)!, metrics: MemoryLayout<Item>.offset(of: \.metrics)!,
+        tags: MemoryLayout<Item>.offset(of: \.tags)!
     )
 
-    /// Asks for the first bytes of the item's title, summary and link.
+    /// Asks for what normalizing and the rules read of an item: the first bytes of its title, summary and link, its
+    /// tags and its metrics.
     @inline(__always)
-    static func texts(of item: UnsafePointer<Item>) {
+    static func fields(of item: UnsafePointer<Item>) {
         let texts = textBytes(of: item)
         if let title = texts.title { tributary_prefetch(title) }
         if let summary = texts.summary { tributary_prefetch(summary) }
         if let url = texts.url { tributary_prefetch(url) }
+        // An array is the address of its storage, whose elements start 32 bytes on (short tags are in them).
+        let tags = UnsafeRawPointer(item).load(fromByteOffset: offsets.tags, as: UInt.self)
+        tributary_prefetch(UnsafeRawPointer(bitPattern: tags &+ 32))
+        tributary_prefetch(UnsafeRawPointer(bitPattern: metricsStorage(of: item)))
     }
 
     /// Where the UTF-8 of the item's title, summary and link start (nil for a small or missing one).

@@ -335,6 +335,11 @@ struct BandPartitions {
                 members.withUnsafeMutableBufferPointer { members in
                     if let outlines {
                         for (position, key) in keys.enumerated() {
+                            // Each member goes to one of thousands of partitions' write positions, a cache miss each
+                            // with a million positions: the one sixteen positions on is asked for now.
+                            if position + 16 < keys.count {
+                                Prefetch.element(cursor[Int(keys[position + 16] >> shift)], of: UnsafeBufferPointer(members))
+                            }
                             let partition = Int(key >> shift)
                             members[cursor[partition]] = Member(key: key, position: Int32(position), outline: outlines[position])
                             cursor[partition] += 1

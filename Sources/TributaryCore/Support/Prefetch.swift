@@ -9,10 +9,10 @@ import TributaryModel
 /// A hint never touches the block: a copy of a text or a dictionary (or any use that retains it) would itself wait
 /// for the memory, so the address is read from the value's representation on 64-bit Linux. A string's second word
 /// holds its storage's address (its UTF-8 32 bytes on) unless bit 61 marks a small string, whose bytes are in the
-/// words themselves; a dictionary is the address of its storage. A prefetch never faults, so were the layout to
-/// differ, the cost would be a wasted hint, never a wrong result.
+/// words themselves; a dictionary or an array is the address of its storage (an array's elements 32 bytes on). A
+/// prefetch never faults, so were the layout to differ, the cost would be a wasted hint, never a wrong result.
 enum Prefetch {
-    /// Where an item's title, summary, link and metrics lie in it (stored properties, so they have offsets).
+    /// Where an item's title, summary, link, metrics and tags lie in it (stored properties, so they have offsets).
     private static let offsets = (
         title: MemoryLayout<Item>.offset(of: \.title)!, summary: MemoryLayout<Item>.offset(of: \.summary)!,
         url: MemoryLayout<Item>.offset(of: \.url)!, metrics: MemoryLayout<Item>.offset(of: \.metrics)!,
@@ -27,7 +27,7 @@ enum Prefetch {
         if let title = texts.title { tributary_prefetch(title) }
         if let summary = texts.summary { tributary_prefetch(summary) }
         if let url = texts.url { tributary_prefetch(url) }
-        // An array is the address of its storage, whose elements start 32 bytes on (short tags are in them).
+        // Short tags are in the array's elements themselves.
         let tags = UnsafeRawPointer(item).load(fromByteOffset: offsets.tags, as: UInt.self)
         tributary_prefetch(UnsafeRawPointer(bitPattern: tags &+ 32))
         tributary_prefetch(UnsafeRawPointer(bitPattern: metricsStorage(of: item)))

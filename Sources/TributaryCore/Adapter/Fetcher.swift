@@ -91,9 +91,12 @@ public struct FetchResponse: Sendable {
         self.body = body
     }
 
-    /// The first header with this name, compared case-insensitively.
+    /// The first header with this name, compared case-insensitively (names are ASCII tokens: the bytes are compared,
+    /// not through Foundation's locale-aware comparison).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        name.withUTF8Bytes { wanted in
+            headers.first { header in header.name.withUTF8Bytes { ByteSearch.equalIgnoringASCIICase($0, wanted) } }?.value
+        }
     }
 
     /// Whether the server said the resource has not changed since the validators sent.

@@ -73,7 +73,7 @@ extension ConfigLoader {
         let text = String(decoding: bytes, as: UTF8.self)
         var parts = [Tributary.version, text]
         var rest = Substring(text)
-        while let start = rest.range(of: "${") {
+        while let start = rest.firstRange(of: "${") {  // not Foundation's range(of:), a locale-aware search
             let name = rest[start.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
             parts.append("\(name)=\(environment[String(name)] ?? "")")
             rest = rest[start.upperBound...]

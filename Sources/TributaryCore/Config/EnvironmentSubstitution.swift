@@ -17,7 +17,9 @@ struct EnvironmentSubstitution {
 
     /// The text with every reference replaced.
     func expand(_ text: String) -> Result<String, Failure> {
-        guard text.contains("$") else { return .success(text) }
+        // Byte and standard-library searches: `String.contains(String)` and `range(of:)` would go through
+        // Foundation's locale-aware search, a copy of the text each (this runs for every value).
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return .success(text) }
         var output = ""
         var index = text.startIndex
         while index < text.endIndex {
@@ -42,7 +44,7 @@ struct EnvironmentSubstitution {
             let body = text[text.index(after: next)..<close]
             let name: Substring
             let fallback: Substring?
-            if let separator = body.range(of: ":-") {
+            if let separator = body.firstRange(of: ":-") {
                 name = body[..<separator.lowerBound]
                 fallback = body[separator.upperBound...]
             } else {

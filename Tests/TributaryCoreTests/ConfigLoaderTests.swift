@@ -220,6 +220,21 @@ struct ConfigLoaderTests {
         #expect(configuration.sources.first?.summary.adapter == StaticAdapter(count: 7, prefix: "p", failure: ""))
         #expect(configuration.sources.map(\.name) == ["from-env"])
     }
+
+    @Test("The digest changes with the text and with the environment values the text reads, not with others")
+    func digestReadsReferencedValues() throws {
+        let text = "title: \"${TITLE:-T} 长 $${LITERAL}\"\nsources:\n  - name: a\n    adapter: static\n    count: ${N}\n"
+        func digest(_ environment: [String: String], _ text: String = text) throws -> String? {
+            try makeLoader(environment: environment).load(text: text, file: "feeds.yaml", directory: configDirectory).digest
+        }
+        let base = try digest(["N": "1"])
+        #expect(base != nil)
+        #expect(try digest(["N": "1", "OTHER": "x"]) == base, "a variable the text does not read")
+        #expect(try digest(["N": "2"]) != base)
+        #expect(try digest(["N": "1", "TITLE": "x"]) != base, "read with a default")
+        #expect(try digest(["N": "1", "LITERAL": "x"]) != base, "named after an escaped dollar: counted, as before")
+        #expect(try digest(["N": "1"], text + "# more\n") != base)
+    }
 }
 
 /// An adapter whose API writes Beijing time, like the Chinese apps'.

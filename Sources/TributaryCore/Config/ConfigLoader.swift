@@ -72,11 +72,15 @@ extension ConfigLoader {
     func digest(of bytes: [UInt8]) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         var parts = [Tributary.version, text]
-        var rest = Substring(text)
-        while let start = rest.firstRange(of: "${") {  // not Foundation's range(of:), a locale-aware search
-            let name = rest[start.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        // Each `${` found in the bytes (a search by characters, or Foundation's, would walk the whole text's
+        // graphemes).
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while let dollar = utf8[index...].firstIndex(of: UInt8(ascii: "$")) {
+            index = utf8.index(after: dollar)
+            guard index < utf8.endIndex, utf8[index] == UInt8(ascii: "{") else { continue }
+            let name = text[utf8.index(after: index)...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
             parts.append("\(name)=\(environment[String(name)] ?? "")")
-            rest = rest[start.upperBound...]
         }
         return StableID.digest(parts)
     }

@@ -10,7 +10,7 @@ public final class CurlFetcher: Fetcher {
     /// The settings it was made with.
     public let settings: HTTPSettings
     /// The transfer thread and libcurl itself start with the first HTTP request, so that a
-    /// process that only reads files never loads libcurl.
+    /// process that only reads files never loads libcurl (unless it asked for ``preload()``).
     private let started = Mutex<CurlMultiLoop?>(nil)
     private let files: FileFetcher
 
@@ -22,6 +22,13 @@ public final class CurlFetcher: Fetcher {
 
     deinit {
         started.withLock { $0?.shutdown() }
+    }
+
+    /// Loads libcurl (and its TLS library, some thirty shared libraries in all: about 10 ms) on a thread of its own,
+    /// for a caller that will most likely fetch over HTTP and has other work to do first; the first request waits
+    /// for it if it is not done.
+    public static func preload() {
+        Thread.detachNewThread { _ = CurlMultiLoop.globalInit }
     }
 
     private var loop: CurlMultiLoop {

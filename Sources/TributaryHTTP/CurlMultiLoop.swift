@@ -31,7 +31,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     private var activePerHost: [String: Int] = [:]
 
-    private static let globalInit: Bool = {
+    static let globalInit: Bool = {
         tributary_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()
 

@@ -27,9 +27,22 @@ public final class CurlFetcher: Fetcher {
     /// Loads libcurl (and its TLS library, some thirty shared libraries in all: about 10 ms) on a thread of its own,
     /// for a caller that will most likely fetch over HTTP and has other work to do first; the first request waits
     /// for it if it is not done.
+    /// A process must not exit while it runs: the exit handlers of libcurl's TLS library would run into its
+    /// half-done initialization (a crash at exit); see ``waitForPreload()``.
     public static func preload() {
-        Thread.detachNewThread { _ = CurlMultiLoop.globalInit }
+        preloading.enter()
+        Thread.detachNewThread {
+            _ = CurlMultiLoop.globalInit
+            preloading.leave()
+        }
     }
+
+    /// Waits until every ``preload()`` has finished; call it before the process may exit.
+    public static func waitForPreload() {
+        preloading.wait()
+    }
+
+    private static let preloading = DispatchGroup()
 
     private var loop: CurlMultiLoop {
         started.withLock { started in

@@ -25,12 +25,12 @@ struct PrefetchTests {
         }
     }
 
-    @Test("An item's texts and metrics are found where the item keeps them")
+    @Test("An item's texts, tags and metrics are found where the item keeps them")
     func itemFields() {
         let items = [
             Item(
                 id: "1", source: "s", url: "https://example.com/a-link-long-enough", title: "A title long enough to be large",
-                summary: String(repeating: "摘要 ", count: 30), metrics: ["comments": 3, "likes": 12]),
+                summary: String(repeating: "摘要 ", count: 30), tags: ["科技", "a tag"], metrics: ["comments": 3, "likes": 12]),
             Item(id: "2", source: "s", url: "https://e.com/", title: nil),
         ]
         for var item in items {
@@ -43,6 +43,9 @@ struct PrefetchTests {
             #expect(found.url == (item.url.map { $0.utf8.count > 15 } == true ? url : nil))
             let storage = withUnsafePointer(to: item) { Prefetch.metricsStorage(of: $0) }
             #expect(storage == unsafeBitCast(item.metrics, to: UInt.self))
+            let tags = withUnsafePointer(to: item) { Prefetch.tagsStorage(of: $0) }
+            let firstTag = item.tags.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+            if !item.tags.isEmpty { #expect(tags &+ 32 == firstTag, "the elements 32 bytes into the storage") }
         }
     }
 }

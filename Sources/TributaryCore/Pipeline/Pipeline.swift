@@ -221,8 +221,8 @@ public struct Pipeline: Sendable {
                 for index in start..<items.count {
                     // The fields of an item a few places on are asked into the cache now: each text is a heap block
                     // of its own, and reading its first bytes was a cache miss in a row of them.
-                    if index + Self.prefetchDistance < items.count {
-                        Prefetch.fields(of: items.baseAddress! + index + Self.prefetchDistance)
+                    if index + Prefetch.itemsAhead < items.count {
+                        Prefetch.fields(of: items.baseAddress! + index + Prefetch.itemsAhead)
                     }
                     normalizer.normalize(&items[index], problems: &found, limit: limit)
                 }
@@ -309,9 +309,6 @@ public struct Pipeline: Sendable {
         case .notKept(let rules): "matched none of the \(scope) (keep: \(rules.map(\.location).joined(separator: ", ")))"
         }
     }
-
-    /// How many items ahead normalizing asks for an item's fields (``Prefetch/fields(of:)``).
-    static let prefetchDistance = 4
 
     /// How many items go through preparing, normalizing and the rules at a time.
     static let chunkSize = 512

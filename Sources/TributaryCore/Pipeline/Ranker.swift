@@ -157,7 +157,9 @@ public struct Ranker: Sendable {
         entryLogs.reserveCapacity(items.count * 2)
         var ends = [Int32](repeating: 0, count: items.count)
         for index in items.indices {
-            if index + 4 < items.count, let base = items.baseAddress { Prefetch.metrics(of: base + index + 4) }
+            if index + Prefetch.itemsAhead < items.count, let base = items.baseAddress {
+                Prefetch.metrics(of: base + index + Prefetch.itemsAhead)
+            }
             if !items[index].metrics.isEmpty {
                 let source = Int(sourceOf[index])
                 for (metric, value) in items[index].metrics {

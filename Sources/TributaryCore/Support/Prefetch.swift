@@ -19,6 +19,10 @@ enum Prefetch {
         tags: MemoryLayout<Item>.offset(of: \.tags)!
     )
 
+    /// How many items ahead a loop over items asks for an item's blocks: far enough for the misses to overlap the
+    /// work on the items before, near enough for the lines to be in the cache when the loop gets there.
+    static let itemsAhead = 4
+
     /// Asks for what normalizing and the rules read of an item: the first bytes of its title, summary and link, its
     /// tags and its metrics.
     @inline(__always)
@@ -28,8 +32,7 @@ enum Prefetch {
         if let summary = texts.summary { tributary_prefetch(summary) }
         if let url = texts.url { tributary_prefetch(url) }
         // Short tags are in the array's elements themselves.
-        let tags = UnsafeRawPointer(item).load(fromByteOffset: offsets.tags, as: UInt.self)
-        tributary_prefetch(UnsafeRawPointer(bitPattern: tags &+ 32))
+        tributary_prefetch(UnsafeRawPointer(bitPattern: tagsStorage(of: item) &+ 32))
         tributary_prefetch(UnsafeRawPointer(bitPattern: metricsStorage(of: item)))
     }
 
@@ -53,6 +56,12 @@ enum Prefetch {
     @inline(__always)
     static func metricsStorage(of item: UnsafePointer<Item>) -> UInt {
         UnsafeRawPointer(item).load(fromByteOffset: offsets.metrics, as: UInt.self)
+    }
+
+    /// The address of the item's tags array's storage (its elements start 32 bytes on).
+    @inline(__always)
+    static func tagsStorage(of item: UnsafePointer<Item>) -> UInt {
+        UnsafeRawPointer(item).load(fromByteOffset: offsets.tags, as: UInt.self)
     }
 
     /// Asks for the element at `index` of `buffer` (in bounds).

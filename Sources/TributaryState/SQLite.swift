@@ -31,6 +31,10 @@ final class SQLiteConnection {
         self.handle = handle
         sqlite3_busy_timeout(handle, 5_000)
         sqlite3_extended_result_codes(handle, 0)
+        // Closing leaves the write-ahead log as it is: the next connection reads through it and appends to it, and
+        // SQLite copies it into the database when it grows past its checkpoint size (`StateStore` truncates a large
+        // one itself). A run that wrote a few pages then costs no sync and no new file.
+        _ = tributary_sqlite3_keep_wal_on_close(handle)
     }
 
     deinit {

@@ -107,7 +107,26 @@ public final class StateStore: @unchecked Sendable {
 
     /// Closes the file; later calls fail.
     public func close() {
-        lock.withLock { connection = nil }
+        lock.withLock {
+            if let connection { Self.shrinkLog(of: connection, path: path) }
+            connection = nil
+        }
+    }
+
+    deinit {
+        if let connection { Self.shrinkLog(of: connection, path: path) }
+    }
+
+    /// How large the write-ahead log may stay between runs, in bytes (also SQLite's `journal_size_limit`). Closing
+    /// keeps a smaller log for the next run to append to; a larger one (a run that stored many items) is copied into
+    /// the database and truncated, so that the file's items are not on disk twice.
+    static let logSizeLimit = 4 << 20
+
+    private static func shrinkLog(of connection: SQLiteConnection, path: String) {
+        var status = stat()
+        guard stat(path + "-wal", &status) == 0, Int(status.st_size) > logSizeLimit else { return }
+        // A failure (another process reading) leaves the log for a later run: nothing is lost.
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     func access<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StateError) -> T {
@@ -154,7 +173,8 @@ public final class StateStore: @unchecked Sendable {
             // item's HTML to overflow pages). Only an empty file takes a page size: an existing one keeps its own.
             try database.execute("PRAGMA page_size = \(pageSize)")
         }
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        try database.execute(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA journal_size_limit = \(logSizeLimit)")
         guard version < target else { return }
         try database.transaction { () throws(SQLiteError) in
             for index in version..<target {

@@ -113,6 +113,35 @@ struct StateStoreTests {
         #expect(try store.integer("PRAGMA page_size") == 16_384, "pages that hold a typical item's HTML whole")
     }
 
+
+    @Test("Closing keeps a small write-ahead log for the next run and empties a large one; both are read back")
+    func closingKeepsOrEmptiesTheLog() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite")
+        func store(_ count: Int, size: Int, in source: String) throws {
+            let store = try StateStore(path: path)
+            let items = (0..<count).map { Item(id: "i\($0)", source: source, summary: String(repeating: "x", count: size)) }
+            let merge = SourceMerge.merge(
+                SourceHistory(name: source), outcome: .fetched(items: items, feed: nil, validators: nil, httpStatus: 200), now: now,
+                retention: 86400, staleAfter: 86400)
+            try store.commit(
+                [merge], run: RunRecord(started: now, duration: 1, status: 0, sources: 1, failed: 0, items: count, newItems: count),
+                retention: 86400)
+            store.close()
+        }
+        func logSize() throws -> Int {
+            try #require(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
+        }
+        try store(3, size: 100, in: "small")
+        #expect(try logSize() > 0, "a run that wrote little leaves its pages in the log, unsynced and uncopied")
+        #expect(try logSize() <= StateStore.logSizeLimit)
+        try store(600, size: 10_000, in: "large")
+        #expect(try logSize() == 0, "six megabytes of items are copied into the database, not left in the log too")
+        let reopened = try StateStore(path: path)
+        let histories = try reopened.histories(for: ["small", "large"])
+        #expect(histories["small"]?.items.count == 3)
+        #expect(histories["large"]?.items.count == 600)
+    }
     @Test("Version 4 moves the items to a table with row ids, every column kept, and a 4 KiB file keeps its page size")
     func migratesItemsToRowidTable() throws {
         let folder = try TemporaryDirectory()

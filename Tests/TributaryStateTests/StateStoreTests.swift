@@ -113,7 +113,6 @@ struct StateStoreTests {
         #expect(try store.integer("PRAGMA page_size") == 16_384, "pages that hold a typical item's HTML whole")
     }
 
-
     @Test("Closing keeps a small write-ahead log for the next run and empties a large one; both are read back")
     func closingKeepsOrEmptiesTheLog() throws {
         let folder = try TemporaryDirectory()
@@ -142,6 +141,7 @@ struct StateStoreTests {
         #expect(histories["small"]?.items.count == 3)
         #expect(histories["large"]?.items.count == 600)
     }
+
     @Test("Version 4 moves the items to a table with row ids, every column kept, and a 4 KiB file keeps its page size")
     func migratesItemsToRowidTable() throws {
         let folder = try TemporaryDirectory()

@@ -309,6 +309,26 @@ struct ParseCommandTests {
         #expect(url.standardOutput.contains("Engineering Notes (sample)"))
     }
 
+    /// `--jobs N` keeps N requests in flight while sources remain, never more, and every source is fetched once (the
+    /// per-host limit, 2 by default, is raised out of the way).
+    @Test(arguments: [1, 3])
+    func jobsBoundTheRequestsInFlight(jobs: Int) async throws {
+        let folder = try TemporaryDirectory()
+        let server = try LoopbackServer()
+        let feed = try CLIFixtures.text("english.json")
+        let names = (0..<7).map { "s\($0)" }
+        for name in names {
+            server.route("/\(name).json", .delay(milliseconds: 150, then: .text(feed, contentType: "application/feed+json")))
+        }
+        let sources = names.map { "  - {name: \($0), adapter: jsonfeed, url: \"\(server.url("/\($0).json"))\"}\n" }.joined()
+        try folder.write("sources:\n" + sources + "outputs:\n  - {type: jsonfeed, path: river.json}\n", to: "feeds.yaml")
+        let result = try await TributaryBinary.run(
+            ["run", "-q", "--no-state", "--jobs", "\(jobs)", "--per-host", "8"], in: folder.url.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(server.maxConcurrentRequests == jobs)
+        #expect(names.allSatisfy { server.requestCount("/\($0).json") == 1 })
+    }
+
     @Test func unreadableInputsSetTheExitStatus() async throws {
         let folder = try folder()
         let some = try await TributaryBinary.run(["parse", "-q", "feed.json", "missing.xml"], in: folder.url.path)

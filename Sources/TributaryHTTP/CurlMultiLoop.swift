@@ -19,6 +19,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         var cancelled: [Int] = []
         var shutdown = false
         var nextID = 0
+        /// Whether the loop is (about to be) waiting in `curl_multi_poll`: only then does a new request need to wake
+        /// it; a busy loop takes it from the inbox on its next round anyway.
+        var polling = false
     }
 
     private let settings: HTTPSettings
@@ -59,16 +62,17 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Hands a request to the loop; the continuation is resumed exactly once.
     func enqueue(id: Int, request: FetchRequest, continuation: Continuation) {
         let transfer = Transfer(id: id, request: request, settings: settings, continuation: continuation)
-        let accepted = inbox.withLock { inbox -> Bool in
-            guard !inbox.shutdown else { return false }
+        let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard !inbox.shutdown else { return (false, false) }
             inbox.added.append(transfer)
-            return true
+            defer { inbox.polling = false }
+            return (true, inbox.polling)
         }
         guard accepted, let multi else {
             continuation.resume(returning: .failure(FetchError(url: request.url.absoluteString, reason: .cancelled)))
             return
         }
-        tributary_curl_multi_wakeup(multi)
+        if wake { tributary_curl_multi_wakeup(multi) }
     }
 
     /// Cancels a request, whether it is waiting or running.
@@ -96,6 +100,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 defer {
                     inbox.added.removeAll()
                     inbox.cancelled.removeAll()
+                    inbox.polling = false
                 }
                 return (inbox.added, inbox.cancelled, inbox.shutdown)
             }
@@ -117,7 +122,12 @@ final class CurlMultiLoop: @unchecked Sendable {
                 complete(transfer, code: message.pointee.data.result, multi: multi)
             }
             startWaiting(multi: multi)
-            tributary_curl_multi_poll(multi, nil, 0, 1000, nil)
+            // Waits only when nothing came in meanwhile; a request that comes in from here on wakes the poll.
+            let idle = inbox.withLock { inbox -> Bool in
+                inbox.polling = inbox.added.isEmpty && inbox.cancelled.isEmpty && !inbox.shutdown
+                return inbox.polling
+            }
+            if idle { tributary_curl_multi_poll(multi, nil, 0, 1000, nil) }
         }
     }
 

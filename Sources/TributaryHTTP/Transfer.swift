@@ -23,6 +23,8 @@ final class Transfer: @unchecked Sendable {
     fileprivate var exceededLimit = false
     let maxBytes: Int
     let timeout: Duration
+    /// The request's URL as libcurl is given it.
+    private let urlText: String
 
     init(id: Int, request: FetchRequest, settings: HTTPSettings, continuation: CurlMultiLoop.Continuation) {
         self.id = id
@@ -31,6 +33,7 @@ final class Transfer: @unchecked Sendable {
         self.continuation = continuation
         self.maxBytes = request.maxBytes ?? settings.defaultMaxBytes
         self.timeout = request.timeout ?? settings.defaultTimeout
+        self.urlText = request.url.absoluteString
         self.hostKey = "\(request.url.host?.lowercased() ?? ""):\(request.url.port ?? (request.url.scheme == "https" ? 443 : 80))"
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
@@ -54,7 +57,7 @@ final class Transfer: @unchecked Sendable {
         guard let easy = tributary_curl_easy_init() else { return nil }
         self.easy = easy
         let context = Unmanaged.passUnretained(self).toOpaque()
-        _ = tributary_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
+        _ = tributary_easy_setopt_string(easy, CURLOPT_URL, urlText)
         _ = tributary_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = tributary_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = tributary_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
@@ -110,12 +113,13 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    /// The URL the body came from, after redirects.
+    /// The URL the body came from, after redirects: the request's own (not parsed again) unless it was redirected.
     func effectiveURL() -> URL? {
         guard let easy else { return nil }
         var pointer: UnsafePointer<CChar>?
         guard tributary_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer else { return nil }
-        return URL(string: String(cString: pointer))
+        let unchanged = urlText.withCString { strcmp($0, pointer) == 0 }
+        return unchanged ? request.url : URL(string: String(cString: pointer))
     }
 
     /// What a libcurl error means, in the terms of `FetchError`.

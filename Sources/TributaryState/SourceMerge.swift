@@ -33,7 +33,8 @@ public struct SourceMerge: Sendable {
     /// How many of the served items no run had seen before.
     public var newCount: Int
     /// The feed's description: fresh, or remembered.
-    public var feed: FeedInfo?
+    public var feed: FeedInfo? { storedFeed.value }
+    private var storedFeed: StoredFeed
     /// What the state must write.
     var update: SourceUpdate
 
@@ -93,8 +94,9 @@ public struct SourceMerge: Sendable {
                 return !known.served || known.item != entry.item
             }
             update.unservedIDs = history.items.filter { $0.served && !seen.contains($0.item.id) }.map(\.item.id)
-            update.succeeded(validators: validators, httpStatus: httpStatus, feed: feed ?? history.feed)
-            return SourceMerge(status: .ok, items: river, newCount: newCount, feed: feed ?? history.feed, update: update)
+            let described = feed.map { StoredFeed($0) } ?? history.storedFeed
+            update.succeeded(validators: validators, httpStatus: httpStatus, feed: described)
+            return SourceMerge(status: .ok, items: river, newCount: newCount, storedFeed: described, update: update)
 
         case .notModified(let httpStatus):
             var river: [StoredItem] = []
@@ -105,9 +107,10 @@ public struct SourceMerge: Sendable {
                     update.expired.append(entry)
                 }
             }
-            update.succeeded(validators: history.validators, httpStatus: httpStatus, feed: history.feed)
+            update.succeeded(validators: history.validators, httpStatus: httpStatus, feed: history.storedFeed)
             return SourceMerge(
-                status: .notModified, items: river.sorted { $0.served && !$1.served }, newCount: 0, feed: history.feed, update: update)
+                status: .notModified, items: river.sorted { $0.served && !$1.served }, newCount: 0, storedFeed: history.storedFeed,
+                update: update)
 
         case .failed(let error, let httpStatus):
             update.failed(error: error, httpStatus: httpStatus)
@@ -115,9 +118,9 @@ public struct SourceMerge: Sendable {
             for entry in history.items where !entry.served && entry.firstSeen < cutoff { update.expired.append(entry) }
             if let lastSuccess = history.lastSuccess, lastSuccess >= now.addingTimeInterval(-staleAfter) {
                 river = history.items.filter { $0.served || $0.firstSeen >= cutoff }.sorted { $0.served && !$1.served }
-                return SourceMerge(status: .stale, items: river, newCount: 0, feed: history.feed, update: update)
+                return SourceMerge(status: .stale, items: river, newCount: 0, storedFeed: history.storedFeed, update: update)
             }
-            return SourceMerge(status: .failed, items: [], newCount: 0, feed: nil, update: update)
+            return SourceMerge(status: .failed, items: [], newCount: 0, storedFeed: StoredFeed(nil), update: update)
         }
     }
 }
@@ -133,7 +136,7 @@ struct SourceUpdate: Sendable {
     var lastHTTPStatus: Int?
     var validators: StoredValidators?
     var identityScheme: Int?
-    var feed: FeedInfo?
+    var feed: StoredFeed
     /// Items to write as served now, with their first-seen times.
     var upserts: [StoredItem] = []
     /// Items the source served before and no longer serves.
@@ -155,10 +158,10 @@ struct SourceUpdate: Sendable {
         lastHTTPStatus = history.lastHTTPStatus
         validators = history.validators
         identityScheme = history.identityScheme
-        feed = history.feed
+        feed = history.storedFeed
     }
 
-    mutating func succeeded(validators: StoredValidators?, httpStatus: Int?, feed: FeedInfo?) {
+    mutating func succeeded(validators: StoredValidators?, httpStatus: Int?, feed: StoredFeed) {
         lastSuccess = now
         consecutiveFailures = 0
         lastError = nil

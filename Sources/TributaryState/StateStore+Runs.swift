@@ -24,7 +24,7 @@ extension StateStore {
                     history.validators = StoredValidators(url: url, etag: sources.text(7), lastModified: sources.text(8))
                 }
                 history.identityScheme = sources.isNull(9) ? nil : sources.int(9)
-                history.feed = sources.text(10).flatMap(ItemCodec.decodeFeed)
+                history.storedFeed = StoredFeed(text: sources.text(10))
                 histories[name] = history
             }
             guard includeItems else { return }
@@ -105,7 +105,7 @@ extension StateStore {
                         name, .real(update.lastAttempt.timeIntervalSince1970), .optional(update.lastSuccess?.timeIntervalSince1970),
                         .integer(update.consecutiveFailures), .optional(update.lastError), .optional(update.lastHTTPStatus),
                         .optional(update.validators?.url), .optional(update.validators?.etag), .optional(update.validators?.lastModified),
-                        .optional(update.identityScheme), .optional(update.feed.map(ItemCodec.encode))
+                        .optional(update.identityScheme), .optional(update.feed.encoded)
                     ).run()
                 }
                 try database.prepare("DELETE FROM tombstones WHERE removed < ?")

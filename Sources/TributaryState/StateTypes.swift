@@ -82,7 +82,12 @@ public struct SourceHistory: Sendable {
     /// The version of `StableID` its stored ids were derived with.
     public var identityScheme: Int?
     /// Its feed's description from the last success.
-    public var feed: FeedInfo?
+    public var feed: FeedInfo? {
+        get { storedFeed.value }
+        set { storedFeed = StoredFeed(newValue) }
+    }
+    /// The same, as the state file holds it.
+    var storedFeed = StoredFeed(nil)
     /// Its remembered items, served or not, in the order they were stored.
     public var items: [StoredItem] = []
     /// Its tombstones, by id.
@@ -92,6 +97,30 @@ public struct SourceHistory: Sendable {
     public init(name: String) {
         self.name = name
     }
+}
+
+/// A feed description as the state file holds it: the stored text is decoded only when the description is asked for,
+/// and written back as it was when it did not change, so that a run that needs none (every source answered 304 and the
+/// river is unchanged) neither decodes nor encodes one.
+struct StoredFeed: Sendable {
+    private var text: String?
+    private var decoded: FeedInfo?
+
+    /// A description given as a value.
+    init(_ feed: FeedInfo?) {
+        decoded = feed
+    }
+
+    /// A description as the state file holds it.
+    init(text: String?) {
+        self.text = text
+    }
+
+    /// The description (nil when there is none or the text is not one).
+    var value: FeedInfo? { decoded ?? text.flatMap(ItemCodec.decodeFeed) }
+
+    /// The text to store.
+    var encoded: String? { text ?? decoded.map(ItemCodec.encode) }
 }
 
 /// One source's health, for `tributary status`.

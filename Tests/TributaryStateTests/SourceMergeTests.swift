@@ -106,16 +106,24 @@ struct SourceMergeTests {
     func notModified() throws {
         var timeline = try Timeline(try TemporaryDirectory())
         let validators = StoredValidators(url: "http://127.0.0.1/f", etag: "\"1\"", lastModified: nil)
-        try timeline.run(.fetched(items: [Item(id: "a", source: "s")], feed: FeedInfo(title: "F"), validators: validators, httpStatus: 200))
+        let described = FeedInfo(title: "F", homePageURL: "https://e.com/", language: "zh")
+        try timeline.run(.fetched(items: [Item(id: "a", source: "s")], feed: described, validators: validators, httpStatus: 200))
+        let storedFeed = { try timeline.store.text("SELECT feed FROM sources WHERE name = 's'") }
+        let written = try storedFeed()
         let unchanged = try timeline.run(.notModified(httpStatus: 304))
         #expect(unchanged.status == .notModified)
         #expect(unchanged.items.map(\.item.id) == ["a"])
         #expect(unchanged.items.allSatisfy { $0.served })
-        #expect(unchanged.feed?.title == "F")
+        #expect(unchanged.feed == described)
         let history = try #require(try timeline.store.histories(for: ["s"])["s"])
         #expect(history.validators == validators)
         #expect(history.lastSuccess == timeline.now)
         #expect(history.items.first?.lastSeen == timeline.now.addingTimeInterval(-3600), "a 304 writes nothing per item")
+        #expect(history.feed == described)
+        #expect(try storedFeed() == written, "the stored description is written back as it was")
+        let fetched = try timeline.run(.fetched(items: [Item(id: "a", source: "s")], feed: nil, validators: nil, httpStatus: 200))
+        #expect(fetched.feed == described, "a feed that describes nothing keeps the remembered description")
+        #expect(try timeline.store.histories(for: ["s"])["s"]?.feed == described)
     }
 
     @Test("A failing source serves its last good items while they are fresh enough, then nothing")

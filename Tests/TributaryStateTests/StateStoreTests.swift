@@ -456,6 +456,11 @@ extension StateStore {
     func integer(_ sql: String) throws -> Int? {
         try access { database throws(SQLiteError) in try database.integer(sql) }
     }
+
+    /// The text in the first column of a query's first row.
+    func text(_ sql: String) throws -> String? {
+        try access { database throws(SQLiteError) in try database.text(sql) }
+    }
 }
 
 /// The JSON form of items that versions before the binary one stored: what `ItemCodec` must

@@ -76,11 +76,16 @@ extension StateStore {
                     """)
                 let bury = try database.prepare(
                     "INSERT OR REPLACE INTO tombstones (source, id, match_key, first_seen, removed) VALUES (?, ?, ?, ?, ?)")
+                // Updated in place when the row exists (a replace would delete it and insert it again).
                 let source = try database.prepare(
                     """
-                    INSERT OR REPLACE INTO sources (name, last_attempt, last_success, consecutive_failures, last_error,
+                    INSERT INTO sources (name, last_attempt, last_success, consecutive_failures, last_error,
                         last_http_status, validator_url, etag, last_modified, identity_scheme, feed)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (name) DO UPDATE SET last_attempt = excluded.last_attempt, last_success = excluded.last_success,
+                        consecutive_failures = excluded.consecutive_failures, last_error = excluded.last_error,
+                        last_http_status = excluded.last_http_status, validator_url = excluded.validator_url, etag = excluded.etag,
+                        last_modified = excluded.last_modified, identity_scheme = excluded.identity_scheme, feed = excluded.feed
                     """)
                 for merge in merges {
                     let update = merge.update

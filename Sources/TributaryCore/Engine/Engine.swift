@@ -466,7 +466,6 @@ private final class StoredItemsReader: Sendable {
     }
 }
 
-/// Counts finished sources and received bytes, and tells the run's progress handler.
 /// Hands out the indices of the sources to fetch, in order, to the tasks that fetch them.
 private final class SourceQueue: Sendable {
     private let count: Int
@@ -483,6 +482,7 @@ private final class SourceQueue: Sendable {
     }
 }
 
+/// Counts finished sources and received bytes, and tells the run's progress handler.
 private final class ProgressCounter: Sendable {
     private let handler: (@Sendable (RunProgress) -> Void)?
     private let state: Mutex<RunProgress>

@@ -105,6 +105,7 @@ struct StateEndToEndTests {
         #expect(second.standardError.contains("2 items (0 new), unchanged: out/river.json"), "\(second.standardError)")
         #expect(!second.standardError.contains("stored items"), "a run in which every source answers 304 reads none")
         #expect(try Self.report(folder)["river_unchanged"] as? Bool == true)
+        #expect(try Self.sources(Self.report(folder))["a"]?["items"] as? Int == 2, "the items the source serves")
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == written)
         #expect(try Self.titles(folder) == ["Story a1", "Story a2"])
 

@@ -46,7 +46,8 @@ enum RunCommand: Command {
         // A run nearly always fetches URLs: libcurl loads on a thread of its own while the configuration and the
         // state are read (a run against unchanged servers took 0.147 s with it loaded at the first request, 0.129 s).
         CurlFetcher.preload()
-        defer { CurlFetcher.waitForPreload() }  // however the command ends: exiting during the load can crash
+        // However the command ends: a process that exits normally (running exit handlers) during the load can crash.
+        defer { CurlFetcher.waitForPreload() }
         var usage: [String] = []
         var choices = Choices()
         if let word = arguments.value("format") {

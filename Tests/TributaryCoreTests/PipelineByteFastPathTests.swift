@@ -323,7 +323,7 @@ struct PipelineByteFastPathTests {
         #expect(expected.count < items.count - 1_000)
     }
 
-    @Test("link keys stored one after another are the canonical keys, and stores appended equal one store")
+    @Test("link keys stored one after another are the canonical keys with their hashes, and stores appended equal one store")
     func linkKeyStore() {
         let canonical = CanonicalURL(extra: DedupConfig().trackingParameters)
         let links: [String?] =
@@ -342,15 +342,25 @@ struct PipelineByteFastPathTests {
         var forms: Set<LinkKeys.Form> = []
         for index in links.indices {
             let (form, key) = whole.withKey(index) { ($0, String(decoding: $1, as: UTF8.self)) }
+            let hash = whole.withStorage { $0.hashes[index] }
             #expect(first.withKey(index) { ($0, String(decoding: $1, as: UTF8.self)) } == (form, key))
+            #expect(first.withStorage { $0.hashes[index] } == hash)
+            #expect(first.unicodeKey(index) == whole.unicodeKey(index))
             forms.insert(form)
+            let expected = links[index].flatMap(canonical.key(for:))
             switch form {
-            case .none: #expect(links[index] == nil)
-            case .bytes: #expect(key == canonical.key(for: links[index] ?? ""), "\(links[index] ?? "nil")")
-            case .general: #expect(key.isEmpty)
+            case .none:
+                #expect(expected == nil, "\(links[index] ?? "nil")")
+            case .bytes:
+                // Equal as strings: an IDN host's key is the same whether the link spells it in Unicode or in punycode.
+                #expect(key == expected, "\(links[index] ?? "nil")")
+                #expect(hash == Array(key.utf8).withUnsafeBufferPointer(ByteKeyIndex.hash))
+            case .unicode:
+                #expect(key.isEmpty)
+                #expect(whole.unicodeKey(index) == expected)
             }
         }
-        #expect(forms == [.none, .bytes, .general])
+        #expect(forms == [.none, .bytes, .unicode])
     }
 
     // MARK: Ranking

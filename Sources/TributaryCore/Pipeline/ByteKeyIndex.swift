@@ -1,6 +1,6 @@
 /// An index from byte strings to the first position that had each, without a `String` a key: the keys sit back to
-/// back in one buffer and an open-addressing table of their hashes points into it. For merging items with the same
-/// canonical link.
+/// back in one buffer and a ``HashSlots`` table of their hashes points into it. For the ids of a source's items
+/// (``SeenStrings``).
 struct ByteKeyIndex {
     /// The keys, back to back.
     private var bytes: [UInt8] = []
@@ -10,18 +10,12 @@ struct ByteKeyIndex {
     private var hashes: [UInt64] = []
     /// Each key's value (the position that first had it).
     private var values: [Int] = []
-    /// For each slot, the high 32 bits of the key's hash and its number plus one (zero: an empty slot), so that a
-    /// probe rejects other keys without reading their hashes.
-    private var slots: [UInt64]
-    /// `slots.count − 1` (a power of two, at most half full).
-    private var mask: Int
+    /// The keys' numbers by their hashes.
+    private var table: HashSlots
 
     /// An empty index with room for `capacity` keys before it grows.
     init(capacity: Int) {
-        var size = 16
-        while size < capacity * 2 { size <<= 1 }
-        slots = [UInt64](repeating: 0, count: size)
-        mask = size - 1
+        table = HashSlots(capacity: capacity)
         bytes.reserveCapacity(capacity * 48)
         starts.reserveCapacity(capacity + 1)
         hashes.reserveCapacity(capacity)
@@ -36,33 +30,17 @@ struct ByteKeyIndex {
     /// ``first(_:orInsert:)`` for a key in a buffer.
     mutating func first(_ key: UnsafeBufferPointer<UInt8>, orInsert value: Int) -> Int? {
         let hash = Self.hash(key)
-        let tag = hash & 0xFFFF_FFFF_0000_0000
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] != 0 {
-            if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag {
-                let number = Int(slots[slot] & 0xFFFF_FFFF) - 1
-                if hashes[number] == hash && bytes[starts[number]..<starts[number + 1]].elementsEqual(key) { return values[number] }
-            }
-            slot = (slot + 1) & mask
+        let found = table.find(hash) { number in
+            hashes[number] == hash && bytes[starts[number]..<starts[number + 1]].elementsEqual(key)
         }
-        slots[slot] = tag | UInt64(values.count + 1)
+        if let number = found.number { return values[number] }
+        table.file(values.count, hash: hash, at: found.slot)
         bytes.append(contentsOf: key)
         starts.append(bytes.count)
         hashes.append(hash)
         values.append(value)
-        if values.count * 2 > slots.count { grow() }
+        if table.isCrowded { table.grow(hashes: hashes) }
         return nil
-    }
-
-    /// Doubles the table.
-    private mutating func grow() {
-        slots = [UInt64](repeating: 0, count: slots.count * 2)
-        mask = slots.count - 1
-        for number in hashes.indices {
-            var slot = Int(truncatingIfNeeded: hashes[number]) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = hashes[number] & 0xFFFF_FFFF_0000_0000 | UInt64(number + 1)
-        }
     }
 
     /// A 64-bit hash of the bytes, eight at a time.

@@ -132,7 +132,7 @@ public struct Pipeline: Sendable {
         InPlace.compact(&items, keep: stages.keep)
         timings.rules += started.duration(to: clock.now)
         started = clock.now
-        if let linkKeys, let merged = mergeSameURL(&items, keys: linkKeys, canonical: normalizer.canonicalURL, weights: weights) {
+        if let linkKeys, let merged = mergeSameURL(&items, keys: linkKeys, weights: weights) {
             fingerprints?.compact(keep: merged)
         }
         timings.sameURL += started.duration(to: clock.now)
@@ -385,93 +385,73 @@ public struct Pipeline: Sendable {
         let canonical = CanonicalURL(extra: dedup.trackingParameters)
         var keys = LinkKeys(capacity: items.count)
         for position in items.indices { keys.append(items[position].url, canonical: canonical) }
-        return mergeSameURL(&items, keys: keys, canonical: canonical, weights: weights)
+        return mergeSameURL(&items, keys: keys, weights: weights)
     }
 
     /// ``mergeSameURL(_:weights:)`` with the items' link keys taken already (one an item) by `canonical`.
-    private func mergeSameURL(_ items: inout [Item], keys: LinkKeys, canonical: CanonicalURL, weights: [String: Double]) -> [Bool]? {
+    private func mergeSameURL(_ items: inout [Item], keys: LinkKeys, weights: [String: Double]) -> [Bool]? {
         precondition(keys.count == items.count, "one key an item")
-        var index = SameURLIndex(canonical: canonical, capacity: items.count)
-        for position in items.indices {
-            keys.withKey(position) { form, key in
-                switch form {
-                case .none: index.add(key: nil)
-                case .bytes: index.add(key: key)
-                case .general: index.add(url: items[position].url)
+        return merge(&items, groups: SameURLIndex(keys).groups, weights: weights)
+    }
+
+    /// The items with the same canonical link.
+    struct SameURLIndex {
+        // Each key's first item, and for each item the next one with the same key: one table entry a link, and
+        // arrays only for the few links that repeat. The table files items by position and compares their keys
+        // where the link keys have them; the rare key outside ASCII is a string in a dictionary.
+        private var table: HashSlots
+        private var firstOfUnicodeKey: [String: Int] = [:]
+        private var next: [Int32]
+        private var last: [Int32]
+        private var heads: [Int32] = []
+
+        /// Indexes every item of `keys`.
+        init(_ keys: LinkKeys) {
+            let count = keys.count
+            precondition(count < Int32.max, "positions fit in 32 bits")
+            table = HashSlots(capacity: count)
+            next = [Int32](repeating: -1, count: count)
+            last = [Int32](repeating: -1, count: count)
+            keys.withStorage { stored in
+                for index in 0..<count {
+                    // The table is far larger than the cache with many items: each lookup's first slot is a miss,
+                    // asked for a few keys ahead.
+                    if index + 16 < count && stored.forms[index + 16] == .bytes { table.prefetch(stored.hashes[index + 16]) }
+                    switch stored.forms[index] {
+                    case .none:
+                        continue
+                    case .bytes:
+                        let hash = stored.hashes[index]
+                        let key = stored.key(index)
+                        let found = table.find(hash) { other in stored.hashes[other] == hash && stored.key(other).elementsEqual(key) }
+                        if let head = found.number { link(index, to: head) } else { table.file(index, hash: hash, at: found.slot) }
+                    case .unicode:
+                        guard let key = keys.unicodeKey(index) else { continue }
+                        if let head = firstOfUnicodeKey[key] { link(index, to: head) } else { firstOfUnicodeKey[key] = index }
+                    }
                 }
             }
         }
-        return merge(&items, groups: index.groups, weights: weights)
-    }
 
-    /// The items with the same canonical link, found item by item.
-    struct SameURLIndex {
-        private let canonical: CanonicalURL
-        // Each key's first item, and for each item the next one with the same key: one table entry a link, and
-        // arrays only for the few links that repeat. Keys are bytes in one buffer (ASCII keys compare equal as
-        // strings exactly when their bytes do); the rare key outside ASCII is a string in a dictionary.
-        private var firstOfKey: ByteKeyIndex
-        private var firstOfUnicodeKey: [String: Int] = [:]
-        private var next: [Int] = []
-        private var last: [Int] = []
-        private var heads: [Int] = []
-
-        /// An empty index with room for `capacity` items.
-        init(canonical: CanonicalURL, capacity: Int) {
-            self.canonical = canonical
-            firstOfKey = ByteKeyIndex(capacity: capacity)
-            next.reserveCapacity(capacity)
-            last.reserveCapacity(capacity)
-        }
-
-        /// Adds the next item, by its link's key as ``CanonicalURL/appendKey(for:to:)`` gives it (nil: no key).
-        mutating func add(key: UnsafeBufferPointer<UInt8>?) {
-            let index = appendItem()
-            guard let key else { return }
-            link(index, to: firstOfKey.first(key, orInsert: index))
-        }
-
-        /// Adds the next item, by its link (for a link whose key the byte parser does not give).
-        mutating func add(url: String?) {
-            let index = appendItem()
-            guard let url, let text = canonical.key(for: url) else { return }
-            let head: Int?
-            if let ascii = ByteKeyIndex.asciiEquivalent(of: text) {
-                head = firstOfKey.first(ascii, orInsert: index)
-            } else {
-                head = firstOfUnicodeKey[text]
-                if head == nil { firstOfUnicodeKey[text] = index }
-            }
-            link(index, to: head)
-        }
-
-        /// Makes room for the next item, alone so far; returns its index.
-        private mutating func appendItem() -> Int {
-            next.append(-1)
-            last.append(-1)
-            return next.count - 1
-        }
-
-        /// Files item `index` after the earlier items with its key, when `head` is the first of them.
-        private mutating func link(_ index: Int, to head: Int?) {
-            guard let head else { return }
+        /// Files item `index` after the earlier items with its key, the first of them `head`.
+        private mutating func link(_ index: Int, to head: Int) {
             if last[head] < 0 {
-                heads.append(head)
-                next[head] = index
+                heads.append(Int32(head))
+                next[head] = Int32(index)
             } else {
-                next[last[head]] = index
+                next[Int(last[head])] = Int32(index)
             }
-            last[head] = index
+            last[head] = Int32(index)
         }
 
         /// The groups of two or more items with the same link, in the order of their first items.
         var groups: [[Int]] {
             heads.map { head in
-                var group = [head]
-                var index = next[head]
+                var group = [Int(head)]
+                var index = Int(next[Int(head)])
                 while index >= 0 {
                     group.append(index)
-                    index = next[index]
+                    index = Int(next[index])
                 }
                 return group
             }

@@ -359,6 +359,11 @@ public struct Pipeline: Sendable {
                     remaining = []
                     return false
                 }
+                // Each id is a heap block of its own, its first bytes a cache miss: the one a few items on is asked for.
+                remaining.withUnsafeBufferPointer { remaining in
+                    let ahead = remaining.count - 1 - Prefetch.idsAhead
+                    if ahead >= 0 { Prefetch.id(of: remaining.baseAddress! + ahead) }
+                }
                 guard seen.insert(item.id) else { continue }
                 items.append(item)
                 let last = items.count - 1

@@ -16,12 +16,15 @@ enum Prefetch {
     private static let offsets = (
         title: MemoryLayout<Item>.offset(of: \.title)!, summary: MemoryLayout<Item>.offset(of: \.summary)!,
         url: MemoryLayout<Item>.offset(of: \.url)!, metrics: MemoryLayout<Item>.offset(of: \.metrics)!,
-        tags: MemoryLayout<Item>.offset(of: \.tags)!
+        tags: MemoryLayout<Item>.offset(of: \.tags)!, id: MemoryLayout<Item>.offset(of: \.id)!
     )
 
     /// How many items ahead a loop over items asks for an item's blocks: far enough for the misses to overlap the
     /// work on the items before, near enough for the lines to be in the cache when the loop gets there.
     static let itemsAhead = 4
+
+    /// How many items ahead preparing asks for an item's id (it does little else with an item).
+    static let idsAhead = 8
 
     /// Asks for what normalizing and the rules read of an item: the first bytes of its title, summary and link, its
     /// tags and its metrics.
@@ -34,6 +37,12 @@ enum Prefetch {
         // Short tags are in the array's elements themselves.
         tributary_prefetch(UnsafeRawPointer(bitPattern: tagsStorage(of: item) &+ 32))
         tributary_prefetch(UnsafeRawPointer(bitPattern: metricsStorage(of: item)))
+    }
+
+    /// Asks for the first bytes of the item's id (what preparing reads of an item, to drop a repeated id).
+    @inline(__always)
+    static func id(of item: UnsafePointer<Item>) {
+        if let id = bytes(ofStringAt: UnsafeRawPointer(item) + offsets.id) { tributary_prefetch(id) }
     }
 
     /// Where the UTF-8 of the item's title, summary and link start (nil for a small or missing one).

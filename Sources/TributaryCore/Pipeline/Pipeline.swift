@@ -359,10 +359,11 @@ public struct Pipeline: Sendable {
                     remaining = []
                     return false
                 }
-                // Each id is a heap block of its own, its first bytes a cache miss: the one a few items on is asked for.
+                // An item's id and tags are heap blocks of their own, reading each a cache miss: those of the item a
+                // few on are asked for.
                 remaining.withUnsafeBufferPointer { remaining in
-                    let ahead = remaining.count - 1 - Prefetch.idsAhead
-                    if ahead >= 0 { Prefetch.id(of: remaining.baseAddress! + ahead) }
+                    let ahead = remaining.count - 1 - Prefetch.preparedAhead
+                    if ahead >= 0 { Prefetch.preparedFields(of: remaining.baseAddress! + ahead, tags: !source.tags.isEmpty) }
                 }
                 guard seen.insert(item.id) else { continue }
                 items.append(item)

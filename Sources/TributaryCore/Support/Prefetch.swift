@@ -23,8 +23,8 @@ enum Prefetch {
     /// work on the items before, near enough for the lines to be in the cache when the loop gets there.
     static let itemsAhead = 4
 
-    /// How many items ahead preparing asks for an item's id (it does little else with an item).
-    static let idsAhead = 8
+    /// How many items ahead preparing asks for an item's fields (it does little else with an item).
+    static let preparedAhead = 8
 
     /// Asks for what normalizing and the rules read of an item: the first bytes of its title, summary and link, its
     /// tags and its metrics.
@@ -39,10 +39,13 @@ enum Prefetch {
         tributary_prefetch(UnsafeRawPointer(bitPattern: metricsStorage(of: item)))
     }
 
-    /// Asks for the first bytes of the item's id (what preparing reads of an item, to drop a repeated id).
+    /// Asks for what preparing reads of an item: the first bytes of its id (to drop a repeated id) and, when the
+    /// source adds tags, its tags.
     @inline(__always)
-    static func id(of item: UnsafePointer<Item>) {
+    static func preparedFields(of item: UnsafePointer<Item>, tags: Bool) {
         if let id = bytes(ofStringAt: UnsafeRawPointer(item) + offsets.id) { tributary_prefetch(id) }
+        // The array's count is 16 bytes into its storage, its elements 32.
+        if tags { tributary_prefetch(UnsafeRawPointer(bitPattern: tagsStorage(of: item) &+ 16)) }
     }
 
     /// Where the UTF-8 of the item's title, summary and link start (nil for a small or missing one).

@@ -323,6 +323,11 @@ struct PipelineByteFastPathTests {
         #expect(expected.count < items.count - 1_000)
     }
 
+    /// Item `index`'s form, key and hash in `keys`.
+    static func entry(_ keys: LinkKeys, _ index: Int) -> (LinkKeys.Form, String, UInt64) {
+        keys.withStorage { ($0.forms[index], String(decoding: $0.key(index), as: UTF8.self), $0.hashes[index]) }
+    }
+
     @Test("link keys stored one after another are the canonical keys with their hashes, and stores appended equal one store")
     func linkKeyStore() {
         let canonical = CanonicalURL(extra: DedupConfig().trackingParameters)
@@ -341,10 +346,8 @@ struct PipelineByteFastPathTests {
         #expect(first.count == links.count)
         var forms: Set<LinkKeys.Form> = []
         for index in links.indices {
-            let (form, key) = whole.withKey(index) { ($0, String(decoding: $1, as: UTF8.self)) }
-            let hash = whole.withStorage { $0.hashes[index] }
-            #expect(first.withKey(index) { ($0, String(decoding: $1, as: UTF8.self)) } == (form, key))
-            #expect(first.withStorage { $0.hashes[index] } == hash)
+            let (form, key, hash) = Self.entry(whole, index)
+            #expect(Self.entry(first, index) == (form, key, hash))
             #expect(first.unicodeKey(index) == whole.unicodeKey(index))
             forms.insert(form)
             let expected = links[index].flatMap(canonical.key(for:))

@@ -67,12 +67,6 @@ struct LinkKeys: Sendable {
         for (position, key) in other.unicodeKeys { unicodeKeys[position + offset] = key }
     }
 
-    /// Item `index`'s form and, for ``Form/bytes``, its key.
-    func withKey<Result>(_ index: Int, _ body: (Form, UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let start = index == 0 ? 0 : ends[index - 1]
-        return bytes.withUnsafeBufferPointer { body(forms[index], UnsafeBufferPointer(rebasing: $0[start..<ends[index]])) }
-    }
-
     /// The key of a ``Form/unicode`` item.
     func unicodeKey(_ index: Int) -> String? { unicodeKeys[index] }
 

@@ -240,6 +240,32 @@ struct HeadlineFingerprints {
         (index == 0 ? 0 : Int(numberEnds[index - 1]))..<Int(numberEnds[index])
     }
 
+    /// Asks for where headline `index`'s shingles, numbers and tokens end (what ``prefetchFingerprint(_:)`` reads).
+    @inline(__always)
+    func prefetchEnds(_ index: Int) {
+        shingleEnds.withUnsafeBufferPointer { Prefetch.element(index, of: $0) }
+        numberEnds.withUnsafeBufferPointer { Prefetch.element(index, of: $0) }
+        tokenEnds.withUnsafeBufferPointer { Prefetch.element(index, of: $0) }
+    }
+
+    /// Asks for the first lines of headline `index`'s shingles, numbers, tokens and token flags, and its content key:
+    /// what verifying a pair reads of it.
+    @inline(__always)
+    func prefetchFingerprint(_ index: Int) {
+        let shingleStart = shingleRange(index).lowerBound
+        shingles.withUnsafeBufferPointer { shingles in
+            guard shingleStart < shingles.count else { return }
+            Prefetch.element(shingleStart, of: shingles)
+            if shingleStart + 16 < shingles.count { Prefetch.element(shingleStart + 16, of: shingles) }
+        }
+        let numbers = numberRange(index)
+        if !numbers.isEmpty { self.numbers.withUnsafeBufferPointer { Prefetch.element(numbers.lowerBound, of: $0) } }
+        let tokenStart = tokenRange(index).lowerBound
+        tokenIDs.withUnsafeBufferPointer { if tokenStart < $0.count { Prefetch.element(tokenStart, of: $0) } }
+        tokenFlags.withUnsafeBufferPointer { if tokenStart < $0.count { Prefetch.element(tokenStart, of: $0) } }
+        contentKeys.withUnsafeBufferPointer { Prefetch.element(index, of: $0) }
+    }
+
     /// Whether headline `index` has no shingles (nil, empty, or nothing but punctuation).
     @inline(__always)
     func isEmpty(_ index: Int) -> Bool { shingleRange(index).isEmpty }

@@ -284,8 +284,10 @@ public struct NearDuplicateDetector: Sendable {
         }
         // The later headline of each pair is anywhere in the store (with a million headlines, a cache miss each), so
         // its sketch is asked for 32 candidates ahead, and the processor overlaps the misses instead of waiting for one
-        // after the other.
+        // after the other. The pairs the sketches leave are verified in a second pass, where the later headline's
+        // fingerprint (its shingles, numbers and tokens, each a miss of its own) is asked for a few pairs ahead too.
         let distance = 32
+        var survivors: [(first: Int32, second: Int32)] = []
         store.shingles.withUnsafeBufferPointer { shingles in
             sketches.withUnsafeBufferPointer { sketches in
                 representatives.withUnsafeBufferPointer { representatives in
@@ -298,17 +300,21 @@ public struct NearDuplicateDetector: Sendable {
                         guard
                             sketches[later].mayReach(threshold, with: UnsafeBufferPointer(rebasing: shingles[store.shingleRange(first)]))
                         else { continue }
-                        let second = Int(representatives[later])
-                        guard let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
-                        else { continue }
-                        let keys = (store.contentKeys[first], store.contentKeys[second])
-                        links.append(
-                            Link(
-                                first: Int32(first), second: Int32(second), similarity: similarity,
-                                keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
+                        survivors.append((Int32(first), representatives[later]))
                     }
                 }
             }
+        }
+        for index in survivors.indices {
+            if index + 16 < survivors.count { store.prefetchEnds(Int(survivors[index + 16].second)) }
+            if index + 8 < survivors.count { store.prefetchFingerprint(Int(survivors[index + 8].second)) }
+            let first = Int(survivors[index].first)
+            let second = Int(survivors[index].second)
+            guard let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
+            else { continue }
+            let keys = (store.contentKeys[first], store.contentKeys[second])
+            links.append(
+                Link(first: Int32(first), second: Int32(second), similarity: similarity, keys: keys.0 < keys.1 ? keys : (keys.1, keys.0)))
         }
         return links
     }

@@ -66,12 +66,14 @@ struct HeadlineFingerprints {
     /// The tokenizer, with its reusable buffers.
     private var tokenizer = HeadlineTokenizer()
 
-    /// An empty store with room for `capacity` headlines.
+    /// An empty store with room for `capacity` headlines. The room for their tokens and shingles is generous (a
+    /// Chinese headline has a token a character, twenty or thirty): what is reserved and not used is never touched,
+    /// while outgrowing it copies everything stored so far into new memory.
     init(capacity: Int = 0) {
-        shingles.reserveCapacity(capacity * 20)
+        shingles.reserveCapacity(capacity * 32)
         shingleEnds.reserveCapacity(capacity)
-        tokenIDs.reserveCapacity(capacity * 12)
-        tokenFlags.reserveCapacity(capacity * 12)
+        tokenIDs.reserveCapacity(capacity * 24)
+        tokenFlags.reserveCapacity(capacity * 24)
         tokenEnds.reserveCapacity(capacity)
         numberEnds.reserveCapacity(capacity)
         contentKeys.reserveCapacity(capacity)

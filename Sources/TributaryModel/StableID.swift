@@ -16,11 +16,15 @@ public enum StableID {
     /// A 16-hex-digit digest of the parts, e.g. `"a3f29c01d4e5b687"`.
     public static func digest(_ parts: [String]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in parts {
-            for byte in part.utf8 {
+        // Over the bytes in place where the string keeps them together (a configuration's whole text is one part).
+        func add<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+            for byte in bytes {
                 hash ^= UInt64(byte)
                 hash &*= 0x0000_0100_0000_01b3
             }
+        }
+        for part in parts {
+            if part.utf8.withContiguousStorageIfAvailable(add) == nil { add(part.utf8) }
             hash ^= 0x1F
             hash &*= 0x0000_0100_0000_01b3
         }

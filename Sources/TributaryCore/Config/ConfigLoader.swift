@@ -70,17 +70,23 @@ public struct ConfigLoader: Sendable {
 extension ConfigLoader {
     /// A digest of the text, the version of Tributary and the environment values `${NAME}` reads.
     func digest(of bytes: [UInt8]) -> String {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var parts = [Tributary.version, text]
-        // Each `${` found in the bytes (a search by characters, or Foundation's, would walk the whole text's
-        // graphemes).
-        let utf8 = text.utf8
-        var index = utf8.startIndex
-        while let dollar = utf8[index...].firstIndex(of: UInt8(ascii: "$")) {
-            index = utf8.index(after: dollar)
-            guard index < utf8.endIndex, utf8[index] == UInt8(ascii: "{") else { continue }
-            let name = text[utf8.index(after: index)...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-            parts.append("\(name)=\(environment[String(name)] ?? "")")
+        var parts = [Tributary.version, String(decoding: bytes, as: UTF8.self)]
+        // Each `${` found in the bytes, `memchr` going from one `$` to the next (a search by characters, or
+        // Foundation's, would walk the whole text's graphemes).
+        bytes.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var index = 0
+            while index < bytes.count, let found = memchr(base + index, Int32(UInt8(ascii: "$")), bytes.count - index) {
+                index = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { continue }
+                // A variable's name is ASCII letters, digits and `_` (any other is a configuration error).
+                let name = String(
+                    decoding: bytes[(index + 1)...].prefix { byte in
+                        byte == UInt8(ascii: "_") || (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+                            || byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+                    }, as: UTF8.self)
+                parts.append("\(name)=\(environment[name] ?? "")")
+            }
         }
         return StableID.digest(parts)
     }

@@ -19,7 +19,10 @@ struct EnvironmentSubstitution {
     func expand(_ text: String) -> Result<String, Failure> {
         // Byte and standard-library searches: `String.contains(String)` and `range(of:)` would go through
         // Foundation's locale-aware search, a copy of the text each (this runs for every value).
-        guard text.utf8.contains(UInt8(ascii: "$")) else { return .success(text) }
+        guard text.withUTF8Bytes({ bytes in bytes.baseAddress.map { memchr($0, Int32(UInt8(ascii: "$")), bytes.count) != nil } ?? false })
+        else {
+            return .success(text)
+        }
         var output = ""
         var index = text.startIndex
         while index < text.endIndex {

@@ -111,22 +111,16 @@ public enum URLResolver {
     public static func scheme(of reference: String) -> String? {
         // Byte by byte: a scheme is ASCII, and reading it as characters asked Unicode's tables about every one (a
         // configuration of 500 sources read 500 links).
-        var scheme: [UInt8] = []
+        var length = 0
         for byte in reference.utf8 {
             if byte == UInt8(ascii: ":") {
-                return scheme.isEmpty ? nil : String(decoding: scheme, as: UTF8.self)
+                guard length > 0 else { return nil }
+                return String(decoding: reference.utf8.prefix(length).lazy.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
             }
-            let lower = byte | 0x20
-            if lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z") {
-                scheme.append(lower)
-            } else if !scheme.isEmpty
-                && (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") || byte == UInt8(ascii: "+")
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "."))
-            {
-                scheme.append(byte)
-            } else {
-                return nil
-            }
+            let isLetter = (byte | 0x20) &- 0x61 < 26
+            let isOther = byte &- 0x30 < 10 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard isLetter || (length > 0 && isOther) else { return nil }
+            length += 1
         }
         return nil
     }

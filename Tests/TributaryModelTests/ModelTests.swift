@@ -8,6 +8,7 @@ struct ModelTests {
     @Test(arguments: [
         ([""], "af63d24c8601db8e"),  // computed independently (Python, FNV-1a 64)
         (["https://example.org/a", "Title"], "3033215ca91114d6"),
+        (["标题", "https://例子.example/a"], "a7f11bf233f97b73"),  // UTF-8 bytes, part by part
     ])
     func stableIDIsPinned(_ parts: [String], _ expected: String) {
         #expect(StableID.digest(parts) == expected)

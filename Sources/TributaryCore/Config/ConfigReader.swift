@@ -66,7 +66,7 @@ final class ConfigReader {
                 fail(pair.key, message)
                 continue
             }
-            result.insert(pair, for: key)
+            result.append(pair, key: key)
         }
         return result
     }
@@ -287,22 +287,18 @@ final class ConfigReader {
 
 /// A mapping's pairs by key, and the keys that misspellings were taken for.
 struct KeyedPairs {
-    /// The pairs with their keys, in the mapping's order; a key written twice keeps its last pair. A mapping read this
-    /// way has at most the few keys it allows, so they are searched in order: comparing short strings costs less than
-    /// hashing them (a configuration of 500 sources looks keys up some 7,500 times).
+    /// The pairs with their keys, in the mapping's order (the YAML reader rejects a key written twice). A mapping read
+    /// this way has at most the few keys it allows, so they are searched in order: comparing short strings costs less
+    /// than hashing them (a configuration of 500 sources looks keys up some 7,500 times).
     private(set) var pairs: [(key: String, value: YAMLPair)] = []
     /// Keys suggested for unknown keys: a missing required option among them is the same mistake.
     var suggested: Set<String> = []
 
     subscript(key: String) -> YAMLPair? { pairs.first { $0.key == key }?.value }
 
-    /// Files `pair` under `key`, in place of an earlier pair with the same key.
-    mutating func insert(_ pair: YAMLPair, for key: String) {
-        if let index = pairs.firstIndex(where: { $0.key == key }) {
-            pairs[index].value = pair
-        } else {
-            pairs.append((key, pair))
-        }
+    /// Adds `pair` under `key`, a key not added before.
+    mutating func append(_ pair: YAMLPair, key: String) {
+        pairs.append((key, pair))
     }
 }
 

@@ -112,7 +112,7 @@ public struct HTMLAdapter: SourceAdapter {
                 throw FetchError(url: place, reason: .httpStatus(response.status))
             }
             let page = try read(
-                [UInt8](response.body), charset: response.charset, pageURL: response.url, place: place, state: state, context: context)
+                response.body, charset: response.charset, pageURL: response.url, place: place, state: state, context: context)
             filled.formUnion(page.filled)
             count += page.count
             return page.page

@@ -39,7 +39,7 @@ public struct FeedAdapter: SourceAdapter {
             now: context.now, sanitize: sanitize)
         let parsed: ParsedFeed
         do {
-            parsed = try FeedParser(options).parse([UInt8](response.body))
+            parsed = try FeedParser(options).parse(response.body)
         } catch {
             throw AdapterError("\(response.url.isFileURL ? response.url.path : response.url.absoluteString): \(error.description)")
         }

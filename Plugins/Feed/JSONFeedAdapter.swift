@@ -25,7 +25,7 @@ public struct JSONFeedAdapter: SourceAdapter {
         let parsed: ParsedFeed
         do {
             parsed = try JSONFeedParser(source: context.sourceName, timeZone: context.timeZone, now: context.now, baseURL: response.url)
-                .parse([UInt8](response.body))
+                .parse(response.body)
         } catch {
             throw AdapterError("\(response.url.isFileURL ? response.url.path : response.url.absoluteString): \(error.description)")
         }

@@ -18,7 +18,7 @@ public struct FileFetcher: Fetcher {
 
     /// Reads the file; a missing or unreadable file, a folder, or one over the limit is an error.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
-        FetchResponse(url: request.url, status: 200, headers: [], body: Data(try bytes(request)))
+        FetchResponse(url: request.url, status: 200, headers: [], body: try bytes(request))
     }
 
     /// `fetch(_:)`'s body as an array, for a caller that reads the bytes themselves (the feed

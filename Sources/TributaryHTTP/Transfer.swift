@@ -18,7 +18,7 @@ final class Transfer: @unchecked Sendable {
     private(set) var easy: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    fileprivate(set) var body = Data()
+    fileprivate(set) var body: [UInt8] = []
     fileprivate(set) var headers: [HTTPHeader] = []
     fileprivate var exceededLimit = false
     let maxBytes: Int
@@ -181,7 +181,7 @@ final class Transfer: @unchecked Sendable {
             exceededLimit = true
             return false
         }
-        if let base = bytes.baseAddress { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        body.append(contentsOf: bytes.bindMemory(to: UInt8.self))
         return true
     }
 

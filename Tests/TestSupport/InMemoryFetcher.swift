@@ -15,7 +15,7 @@ public final class InMemoryFetcher: Fetcher, @unchecked Sendable {
     /// Answers `url` with `body` and `status`.
     public func serve(_ url: String, body: String, status: Int = 200, headers: [HTTPHeader] = []) {
         guard let parsed = URL(string: url) else { return }
-        responses[url] = FetchResponse(url: parsed, status: status, headers: headers, body: Data(body.utf8))
+        responses[url] = FetchResponse(url: parsed, status: status, headers: headers, body: Array(body.utf8))
     }
 
     /// The requests made so far, in order.

@@ -127,7 +127,7 @@ private struct ParseTask: Sendable {
             } else {
                 let response = try await fetcher.fetch(FetchRequest(url: url))
                 guard (200..<300).contains(response.status) else { throw FetchError(url: input, reason: .httpStatus(response.status)) }
-                body = [UInt8](response.body)
+                body = response.body
                 documentURL = response.url
                 charset = response.charset
             }

@@ -80,11 +80,12 @@ public struct FetchResponse: Sendable {
     public var status: Int
     /// The response headers, in order.
     public var headers: [HTTPHeader]
-    /// The body, decoded from any content encoding; empty for a 304.
-    public var body: Data
+    /// The body, decoded from any content encoding; empty for a 304. Bytes, as every parser takes them: a body
+    /// reaches its parser without a copy.
+    public var body: [UInt8]
 
     /// Creates a response.
-    public init(url: URL, status: Int, headers: [HTTPHeader] = [], body: Data = Data()) {
+    public init(url: URL, status: Int, headers: [HTTPHeader] = [], body: [UInt8] = []) {
         self.url = url
         self.status = status
         self.headers = headers

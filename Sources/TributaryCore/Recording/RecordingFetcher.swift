@@ -17,7 +17,7 @@ public final class RecordingFetcher: Fetcher {
         let response = try await inner.fetch(request)
         let exchange = Recording.Exchange(
             method: request.method, url: request.url.absoluteString, status: response.status, headers: response.headers,
-            body: [UInt8](response.body))
+            body: response.body)
         recorded.withLock { $0.append(exchange) }
         return response
     }

@@ -38,6 +38,8 @@ final class LoopbackServerCore: Sendable {
 
     let port: Int
     let state = Mutex(State())
+    /// Whether requests are kept in `State.log`.
+    private let recordsRequests: Bool
     /// Becomes true when a `stop()` has completed; held for the whole of `stop()` so concurrent callers wait.
     private let stopped = Mutex(false)
     private let listenFD: Int32
@@ -46,7 +48,7 @@ final class LoopbackServerCore: Sendable {
     let stopSignalRead: Int32
     private let stopSignalWrite: Int32
 
-    init() throws(LoopbackServerError) {
+    init(recordsRequests: Bool = true) throws(LoopbackServerError) {
         let streamCloexec = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, streamCloexec, 0, &pair) == 0 else {
@@ -91,6 +93,7 @@ final class LoopbackServerCore: Sendable {
         guard flags >= 0, fcntl(listener, F_SETFL, flags | O_NONBLOCK) == 0 else { throw fail("fcntl(O_NONBLOCK)") }
 
         self.listenFD = listener
+        self.recordsRequests = recordsRequests
         self.stopSignalRead = pair[0]
         self.stopSignalWrite = pair[1]
         self.port = Int(UInt16(bigEndian: address.sin_port))
@@ -252,7 +255,7 @@ final class LoopbackServerCore: Sendable {
     private func exchange(_ request: LoopbackRequest, on socket: LoopbackSocket) -> Bool {
         let lookup: (route: LoopbackRoute?, ordinal: Int)? = state.withLock { state in
             guard !state.stopping else { return nil }
-            state.log.append(request)
+            if recordsRequests { state.log.append(request) }
             state.inFlight += 1
             state.maxInFlight = max(state.maxInFlight, state.inFlight)
             guard var entry = state.routes[request.path] else { return (nil, 0) }

@@ -13,6 +13,19 @@ struct ConnectionTests {
         #expect(server.url("/x?y=1") == "http://127.0.0.1:\(server.port)/x?y=1")
     }
 
+    @Test("a server that records no requests still serves and counts connections, and its log stays empty")
+    func withoutRecording() async throws {
+        let server = try LoopbackServer(recordsRequests: false)
+        defer { server.stop() }
+        server.route("/a", .text("A"))
+        let reply = await rawExchange(port: server.port, "GET /a HTTP/1.1\r\nConnection: close\r\n\r\n")
+        #expect(reply.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(reply.hasSuffix("\r\n\r\nA"))
+        #expect(server.connectionCount == 1)
+        #expect(server.requestCount("/a") == 0)
+        #expect(server.allRequests.isEmpty)
+    }
+
     @Test("keep-alive: two URLs in one curl invocation share one connection")
     func keepAliveReuse() async throws {
         let server = try LoopbackServer()

@@ -1,4 +1,5 @@
 import CLinux
+import TributaryCore
 
 /// How the process uses glibc's allocator.
 enum ProcessMemory {
@@ -12,6 +13,8 @@ enum ProcessMemory {
         mallopt(M_MMAP_THRESHOLD, 32 << 20)
         mallopt(M_TRIM_THRESHOLD, 64 << 20)
         mallopt(M_TOP_PAD, 16 << 20)
+        ThreadArena.enable(bytes: 16 << 20)
+        ThreadArena.reserveForThisThread()
     }
 
     /// Gives the free memory back to the system, for a process about to wait (`run --every`

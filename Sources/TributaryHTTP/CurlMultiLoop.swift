@@ -90,6 +90,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     // MARK: The loop thread
 
     private func run() {
+        ThreadArena.reserveForThisThread()
         guard let multi else {
             let reason = tributary_curl_load_error().map { String(cString: $0) } ?? "libcurl could not be initialised"
             return failEverything(reason: .other(reason))

@@ -53,6 +53,8 @@ public struct FetchContext: Sendable {
         logger.debug(
             "\(request.method) \(request.url.absoluteString)\(request.validators == nil ? "" : " (conditional)")", source: sourceName)
         let response = try await fetcher.fetch(request)
+        // The thread this resumes on parses the body next.
+        ThreadArena.reserveForThisThread()
         log?.received(response, to: request, first: first)
         return response
     }

@@ -421,7 +421,10 @@ private final class StoredItemsReader: Sendable {
     /// Starts the read on a thread of its own unless it has started already.
     @Sendable func start() {
         guard begin() else { return }
-        Thread.detachNewThread { [self] in finish(read()) }
+        Thread.detachNewThread { [self] in
+            ThreadArena.reserveForThisThread()
+            finish(read())
+        }
     }
 
     /// The stored histories of the sources, with their items.

@@ -280,6 +280,7 @@ public struct Pipeline: Sendable {
         let finished = Mutex([SourceStages?](repeating: nil, count: count))
         let next = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            ThreadArena.reserveForThisThread()
             while true {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < count else { return }

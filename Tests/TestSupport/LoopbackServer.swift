@@ -80,7 +80,7 @@ public final class LoopbackServer: Sendable {
     /// The most requests in flight at once across all paths. A request is in flight from the moment it has
     /// been read completely until its response is fully written or abandoned.
     public var maxConcurrentRequests: Int {
-        core.state.withLock { $0.maxInFlight }
+        core.maxInFlight.load(ordering: .relaxed)
     }
 
     /// The most TCP connections open at once.
@@ -95,7 +95,7 @@ public final class LoopbackServer: Sendable {
 
     /// The requests in flight right now.
     public var requestsInFlight: Int {
-        core.state.withLock { $0.inFlight }
+        core.inFlight.load(ordering: .relaxed)
     }
 
     /// The connections open right now (each has a serving thread).
@@ -109,7 +109,7 @@ public final class LoopbackServer: Sendable {
         core.state.withLock { state in
             state.log = []
             state.acceptedConnections = 0
-            state.maxInFlight = state.inFlight
+            core.maxInFlight.store(core.inFlight.load(ordering: .relaxed), ordering: .relaxed)
             state.maxOpenConnections = state.openConnections
         }
     }

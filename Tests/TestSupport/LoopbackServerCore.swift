@@ -4,8 +4,8 @@ import Synchronization
 /// The listening socket, the threads and the shared state behind a ``LoopbackServer``.
 ///
 /// Threads retain the core, never the public ``LoopbackServer``, so dropping the last reference to the
-/// server runs its `deinit`, which stops the core. All mutable state lives in `state` (a `Mutex`); the
-/// remaining stored properties are immutable, so the type is checked `Sendable`.
+/// server runs its `deinit`, which stops the core. All mutable state lives in `state` (a `Mutex`) but the two
+/// in-flight counters (atomics); the remaining stored properties are immutable, so the type is checked `Sendable`.
 final class LoopbackServerCore: Sendable {
     /// A registered route and how many requests it has served (the index for ``LoopbackRoute/sequence(_:)``).
     struct RouteEntry {
@@ -17,8 +17,6 @@ final class LoopbackServerCore: Sendable {
     struct State {
         var routes: [String: RouteEntry] = [:]
         var log: [LoopbackRequest] = []
-        var inFlight = 0
-        var maxInFlight = 0
         var openConnections = 0
         var maxOpenConnections = 0
         var acceptedConnections = 0
@@ -38,6 +36,9 @@ final class LoopbackServerCore: Sendable {
 
     let port: Int
     let state = Mutex(State())
+    /// Requests in flight, and the most at once: counted outside `state`, so that a request takes its lock once.
+    let inFlight = Atomic<Int>(0)
+    let maxInFlight = Atomic<Int>(0)
     /// Whether requests are kept in `State.log`.
     private let recordsRequests: Bool
     /// Becomes true when a `stop()` has completed; held for the whole of `stop()` so concurrent callers wait.
@@ -256,16 +257,19 @@ final class LoopbackServerCore: Sendable {
         let lookup: (route: LoopbackRoute?, ordinal: Int)? = state.withLock { state in
             guard !state.stopping else { return nil }
             if recordsRequests { state.log.append(request) }
-            state.inFlight += 1
-            state.maxInFlight = max(state.maxInFlight, state.inFlight)
-            guard var entry = state.routes[request.path] else { return (nil, 0) }
-            let ordinal = entry.hits
-            entry.hits += 1
-            state.routes[request.path] = entry
-            return (entry.route, ordinal)
+            guard let entry = state.routes[request.path] else { return (nil, 0) }
+            state.routes[request.path]?.hits += 1
+            return (entry.route, entry.hits)
         }
         guard let lookup else { return false }
-        defer { state.withLock { $0.inFlight -= 1 } }
+        let count = inFlight.wrappingAdd(1, ordering: .relaxed).newValue
+        var highest = maxInFlight.load(ordering: .relaxed)
+        while count > highest {
+            let (exchanged, original) = maxInFlight.compareExchange(expected: highest, desired: count, ordering: .relaxed)
+            if exchanged { break }
+            highest = original
+        }
+        defer { inFlight.wrappingSubtract(1, ordering: .relaxed) }
         let keepAlive = request.wantsKeepAlive
         guard let route = lookup.route else {
             let response = LoopbackResponse(status: 404, text: "No route for \(request.path)\n")

@@ -112,6 +112,12 @@ final class SQLiteStatement {
     /// Binds the values to parameters 1, 2, … and clears any row in progress.
     @discardableResult
     func bind(_ values: SQLiteValue...) -> SQLiteStatement {
+        bind(values)
+    }
+
+    /// Binds the values to parameters 1, 2, … and clears any row in progress.
+    @discardableResult
+    func bind(_ values: [SQLiteValue]) -> SQLiteStatement {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         for (offset, value) in values.enumerated() {

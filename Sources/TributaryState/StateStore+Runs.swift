@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 import TributaryModel
 
 extension StateStore {
@@ -28,16 +29,7 @@ extension StateStore {
                 histories[name] = history
             }
             guard includeItems else { return }
-            let items = try database.prepare(
-                "SELECT source, first_seen, last_seen, served, data FROM items ORDER BY source, served DESC, first_seen DESC, id")
-            while try items.step() {
-                guard let name = items.text(0), histories[name] != nil else { continue }
-                guard let item = items.withBytes(4, ItemCodec.decodeItem) else { continue }
-                histories[name]?.items.append(
-                    StoredItem(
-                        item: item, firstSeen: Date(timeIntervalSince1970: items.double(1)),
-                        lastSeen: Date(timeIntervalSince1970: items.double(2)), served: items.int(3) != 0))
-            }
+            for (name, items) in try readItems(of: Set(names), from: database) { histories[name]?.items = items }
             let tombstones = try database.prepare("SELECT source, id, match_key, first_seen, removed FROM tombstones")
             while try tombstones.step() {
                 guard let name = tombstones.text(0), histories[name] != nil, let id = tombstones.text(1) else { continue }
@@ -47,6 +39,56 @@ extension StateStore {
             }
         }
         return histories
+    }
+
+    /// The stored items of the named sources, each source's served items first, newest first.
+    ///
+    /// Decoding the items (their text is checked to be UTF-8 as it becomes strings) is most of what a run whose
+    /// sources changed spends reading the state, so the sources are split in two by name and the second half is read
+    /// on another thread, through a read-only connection of its own (the log lets readers share the file). Without
+    /// that connection, one thread reads them all.
+    private func readItems(of names: Set<String>, from database: SQLiteConnection) throws(SQLiteError) -> [String: [StoredItem]] {
+        let sorted = names.sorted()
+        guard sorted.count >= 2, let other = try? SQLiteConnection(path: path, readOnly: true) else {
+            return try Self.readItems(of: names, from: database, below: nil, from: nil)
+        }
+        let middle = sorted[sorted.count / 2]
+        let halves = Mutex<[Result<[String: [StoredItem]], SQLiteError>?]>([nil, nil])
+        nonisolated(unsafe) let connections = [database, other]
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            let read = Result { () throws(SQLiteError) in
+                try Self.readItems(
+                    of: names, from: connections[half], below: half == 0 ? middle : nil, from: half == 1 ? middle : nil)
+            }
+            halves.withLock { $0[half] = read }
+        }
+        var items = try halves.withLock { $0[0] }!.get()
+        for (name, list) in try halves.withLock({ $0[1] })!.get() { items[name] = list }
+        return items
+    }
+
+    /// The items of the named sources whose names are below `upper` and from `lower` on (each bound when given).
+    private static func readItems(of names: Set<String>, from database: SQLiteConnection, below upper: String?, from lower: String?)
+        throws(SQLiteError) -> [String: [StoredItem]]
+    {
+        var bounds: [String] = []
+        if lower != nil { bounds.append("source >= ?") }
+        if upper != nil { bounds.append("source < ?") }
+        let query = try database.prepare(
+            "SELECT source, first_seen, last_seen, served, data FROM items"
+                + (bounds.isEmpty ? "" : " WHERE " + bounds.joined(separator: " AND "))
+                + " ORDER BY source, served DESC, first_seen DESC, id")
+        query.bind((lower.map { [SQLiteValue.text($0)] } ?? []) + (upper.map { [SQLiteValue.text($0)] } ?? []))
+        var items: [String: [StoredItem]] = [:]
+        while try query.step() {
+            guard let name = query.text(0), names.contains(name) else { continue }
+            guard let item = query.withBytes(4, ItemCodec.decodeItem) else { continue }
+            items[name, default: []].append(
+                StoredItem(
+                    item: item, firstSeen: Date(timeIntervalSince1970: query.double(1)),
+                    lastSeen: Date(timeIntervalSince1970: query.double(2)), served: query.int(3) != 0))
+        }
+        return items
     }
 
     /// Writes a run's outcome in one transaction: each source's items and health, the tombstones

@@ -142,6 +142,46 @@ struct StateStoreTests {
         #expect(histories["large"]?.items.count == 600)
     }
 
+    @Test("Many sources' items read back whole and in order, whichever half of the names (read on its own thread) they fall in")
+    func readsEverySourcesItems() throws {
+        let folder = try TemporaryDirectory()
+        let store = try StateStore(path: folder.path("state.sqlite"))
+        // Names around the split (the middle name when sorted), a name that prefixes another, non-ASCII names, and a
+        // source with no items.
+        let names = ["a", "a b", "ab", "b", "feed-0001", "feed-0002", "m", "z", "中文", "新闻 feed"]
+        var expected: [String: [String]] = [:]
+        var merges: [SourceMerge] = []
+        for (index, name) in names.enumerated() where name != "m" {
+            let items = (0..<(index + 2)).map { number in
+                Item(
+                    id: "\(name)-\(number)", source: name, title: "\(name) \(number)", summary: String(repeating: "长 text ", count: number))
+            }
+            // Served items first, newest first, and among items first seen in the same run, by id.
+            expected[name] = items.map(\.id).sorted()
+            merges.append(
+                SourceMerge.merge(
+                    SourceHistory(name: name), outcome: .fetched(items: items, feed: nil, validators: nil, httpStatus: 200), now: now,
+                    retention: 86400, staleAfter: 86400))
+        }
+        try store.commit(
+            merges, run: RunRecord(started: now, duration: 1, status: 0, sources: names.count, failed: 0, items: 0, newItems: 0),
+            retention: 86400)
+
+        let histories = try store.histories(for: names)
+        #expect(Set(histories.keys) == Set(names))
+        for name in names {
+            #expect(histories[name]?.items.map(\.item.id) == expected[name] ?? [], "\(name)")
+            #expect(histories[name]?.items.allSatisfy { $0.item.source == name && $0.served } == true, "\(name)")
+        }
+        // Asked for some of them, the others' items are not read; one name alone takes the one-thread path.
+        let some = try store.histories(for: ["ab", "中文", "unknown"])
+        #expect(Set(some.keys) == ["ab", "中文", "unknown"])
+        #expect(some["ab"]?.items.map(\.item.id) == expected["ab"])
+        #expect(some["中文"]?.items.map(\.item.id) == expected["中文"])
+        #expect(some["unknown"]?.items.isEmpty == true)
+        #expect(try store.histories(for: ["z"])["z"]?.items.map(\.item.id) == expected["z"])
+    }
+
     @Test("Version 4 moves the items to a table with row ids, every column kept, and a 4 KiB file keeps its page size")
     func migratesItemsToRowidTable() throws {
         let folder = try TemporaryDirectory()

@@ -28,17 +28,28 @@ extension StateStore {
                 history.storedFeed = StoredFeed(text: sources.text(10))
                 histories[name] = history
             }
-            guard includeItems else { return }
-            for (name, items) in try readItems(of: Set(names), from: database) { histories[name]?.items = items }
-            let tombstones = try database.prepare("SELECT source, id, match_key, first_seen, removed FROM tombstones")
-            while try tombstones.step() {
-                guard let name = tombstones.text(0), histories[name] != nil, let id = tombstones.text(1) else { continue }
-                histories[name]?.tombstones[id] = Tombstone(
-                    id: id, matchKey: tombstones.text(2), firstSeen: Date(timeIntervalSince1970: tombstones.double(3)),
-                    removed: Date(timeIntervalSince1970: tombstones.double(4)))
-            }
+            if includeItems { try addItems(to: &histories, from: database) }
         }
         return histories
+    }
+
+    /// The histories given (as ``histories(for:includeItems:)`` read them without their items), with their items and
+    /// tombstones: what a run reads once it knows that some source changed.
+    public func addingItems(to histories: [String: SourceHistory]) throws(StateError) -> [String: SourceHistory] {
+        var histories = histories
+        try access { database throws(SQLiteError) in try addItems(to: &histories, from: database) }
+        return histories
+    }
+
+    private func addItems(to histories: inout [String: SourceHistory], from database: SQLiteConnection) throws(SQLiteError) {
+        for (name, items) in try readItems(of: Set(histories.keys), from: database) { histories[name]?.items = items }
+        let tombstones = try database.prepare("SELECT source, id, match_key, first_seen, removed FROM tombstones")
+        while try tombstones.step() {
+            guard let name = tombstones.text(0), histories[name] != nil, let id = tombstones.text(1) else { continue }
+            histories[name]?.tombstones[id] = Tombstone(
+                id: id, matchKey: tombstones.text(2), firstSeen: Date(timeIntervalSince1970: tombstones.double(3)),
+                removed: Date(timeIntervalSince1970: tombstones.double(4)))
+        }
     }
 
     /// The stored items of the named sources, each source's served items first, newest first.

@@ -142,7 +142,7 @@ struct StateStoreTests {
         #expect(histories["large"]?.items.count == 600)
     }
 
-    @Test("Many sources' items read back whole and in order, whichever half of the names (read on its own thread) they fall in")
+    @Test("Many sources' items read back whole and in order, whichever half of the names they fall in, at once or added later")
     func readsEverySourcesItems() throws {
         let folder = try TemporaryDirectory()
         let store = try StateStore(path: folder.path("state.sqlite"))
@@ -180,6 +180,9 @@ struct StateStoreTests {
         #expect(some["中文"]?.items.map(\.item.id) == expected["中文"])
         #expect(some["unknown"]?.items.isEmpty == true)
         #expect(try store.histories(for: ["z"])["z"]?.items.map(\.item.id) == expected["z"])
+        // Read in two steps (health and validators first, the items once a run needs them), the same.
+        let added = try store.addingItems(to: store.histories(for: names, includeItems: false))
+        for name in names { #expect(added[name]?.items.map(\.item.id) == expected[name] ?? [], "\(name)") }
     }
 
     @Test("Version 4 moves the items to a table with row ids, every column kept, and a 4 KiB file keeps its page size")

@@ -46,7 +46,7 @@ public struct Engine: Sendable {
         // The stored items are read on a thread of their own as soon as one source answers with something other than
         // "not modified", while the others are still being fetched; a run in which every source answers 304 never
         // reads them.
-        let storedItems = state.map { StoredItemsReader(state: $0, names: sources.map(\.name)) }
+        let storedItems = state.map { StoredItemsReader(state: $0, histories: histories) }
         let progress = ProgressCounter(total: sources.count, handler: options.progress)
         var outcomes = await fetchAll(
             sources, configuration: configuration, jobs: options.jobs ?? configuration.defaults.jobs, now: started,
@@ -411,11 +411,12 @@ private final class StoredItemsReader: Sendable {
 
     private let phase = Mutex(Phase.idle)
     private let state: StateStore
-    private let names: [String]
+    /// The sources' histories as read before the fetching, without their items.
+    private let histories: [String: SourceHistory]
 
-    init(state: StateStore, names: [String]) {
+    init(state: StateStore, histories: [String: SourceHistory]) {
         self.state = state
-        self.names = names
+        self.histories = histories
     }
 
     /// Starts the read on a thread of its own unless it has started already.
@@ -455,7 +456,7 @@ private final class StoredItemsReader: Sendable {
 
     private func read() -> Read {
         let started = ContinuousClock.now
-        let histories = Result { () throws(StateError) in try state.histories(for: names) }
+        let histories = Result { () throws(StateError) in try state.addingItems(to: self.histories) }
         return (histories, ContinuousClock.now - started)
     }
 

@@ -67,7 +67,45 @@ public struct FeedParser: Sendable {
             throw FeedParseError("refused: the document is \(bytes.count) bytes, more than the limit of \(options.maxBytes)")
         }
         guard !FormatSniffer.startsWithBrace(bytes) else { return try parseJSON(bytes) }
-        let decoded = DocumentDecoder(httpCharset: options.charset).decode(bytes)
+        var document = try parseXML(bytes, charset: options.charset, liftingCDATA: liftingCDATA)
+        var feed = document.feed
+        // Documents after the first (see `ConcatenatedDocuments`), read from the first one's UTF-8.
+        var ids: Set<String> = []
+        var position = (line: 1, column: 1)
+        var count = 1
+        while document.contentAfterRoot, count < ConcatenatedDocuments.limit,
+            let start = ConcatenatedDocuments.nextDocument(in: document.utf8)
+        {
+            position = Self.advance(position, over: document.utf8[..<start])
+            if count == 1 {
+                // What libxml2 said of the bytes after the first root element concerns the next document's start.
+                feed.problems.removeAll { ($0.line ?? 0) >= position.line }
+                ids = Set(feed.items.map(\.id))
+            }
+            feed.problems.append(
+                Problem(.warning, "another document follows; its items are read too", line: position.line, column: position.column))
+            do {
+                document = try parseXML(Array(document.utf8[start...]), charset: "utf-8", liftingCDATA: liftingCDATA)
+            } catch {
+                feed.problems.append(Problem(.error, error.description, line: position.line, column: position.column))
+                break
+            }
+            for item in document.feed.items where ids.insert(item.id).inserted { feed.items.append(item) }
+            for var problem in document.feed.problems {
+                if problem.line == 1, let column = problem.column { problem.column = column + position.column - 1 }
+                problem.line = problem.line.map { $0 + position.line - 1 }
+                feed.problems.append(problem)
+            }
+            count += 1
+        }
+        return feed
+    }
+
+    /// One XML document: what it gave, its bytes in UTF-8, and whether libxml2 met content after its root element.
+    private func parseXML(_ bytes: [UInt8], charset: String?, liftingCDATA: Bool) throws(FeedParseError) -> (
+        feed: ParsedFeed, utf8: [UInt8], contentAfterRoot: Bool
+    ) {
+        let decoded = DocumentDecoder(httpCharset: charset).decode(bytes)
         let builder = FeedBuilder(
             settings: FeedBuilder.Settings(
                 source: options.source, documentURL: options.documentURL,
@@ -81,7 +119,21 @@ public struct FeedParser: Sendable {
         try stream.finish()
         var feed = builder.result()
         feed.problems = decoded.problems + repairs + feed.problems
-        return feed
+        return (feed, decoded.bytes, stream.contentAfterRoot)
+    }
+
+    /// The position after `bytes` (UTF-8), from `position`: lines counted by line feeds, columns in Unicode scalars
+    /// (as the parser's positions are).
+    private static func advance(_ position: (line: Int, column: Int), over bytes: ArraySlice<UInt8>) -> (line: Int, column: Int) {
+        var position = position
+        for byte in bytes {
+            if byte == 0x0A {
+                position = (position.line + 1, 1)
+            } else if byte & 0xC0 != 0x80 {
+                position.column += 1
+            }
+        }
+        return position
     }
 
     /// The format of a document, judged by its content: a byte order mark and whitespace are

@@ -17,38 +17,44 @@ enum FormatSniffer {
         }
         if startsWithBrace(bytes) { return .jsonFeed }
         return bytes.withUnsafeBufferPointer { buffer in
-            var index = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            while index < buffer.count {
-                let byte = buffer[index]
-                if isSpace(byte) {
-                    index += 1
-                    continue
-                }
-                guard byte == UInt8(ascii: "<") else { return nil }
-                if InternalSubset.matches(buffer, index, "<?") {
-                    guard let end = InternalSubset.find(buffer, "?>", from: index + 2) else { return nil }
-                    index = end + 2
-                } else if InternalSubset.matches(buffer, index, "<!--") {
-                    guard let end = InternalSubset.find(buffer, "-->", from: index + 4) else { return nil }
-                    index = end + 3
-                } else if InternalSubset.matches(buffer, index, "<!DOCTYPE") {
-                    index = InternalSubset.read(buffer, from: index).end
-                } else {
-                    return rootFormat(buffer, from: index + 1)
-                }
-            }
-            return nil
+            rootElement(buffer, from: buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0).flatMap { rootFormat(buffer, name: $0) }
         }
     }
 
-    private static func rootFormat(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> FeedFormat? {
+    /// The name of the first element from `start` on, after whitespace, processing instructions (the XML declaration
+    /// among them), comments and a document type declaration; nil when something else comes first.
+    static func rootElement(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
         var index = start
-        var localStart = start
-        while index < buffer.count, !isSpace(buffer[index]), buffer[index] != UInt8(ascii: ">"), buffer[index] != UInt8(ascii: "/") {
-            if buffer[index] == UInt8(ascii: ":") { localStart = index + 1 }
-            index += 1
+        while index < buffer.count {
+            let byte = buffer[index]
+            if isSpace(byte) {
+                index += 1
+                continue
+            }
+            guard byte == UInt8(ascii: "<") else { return nil }
+            if InternalSubset.matches(buffer, index, "<?") {
+                guard let end = InternalSubset.find(buffer, "?>", from: index + 2) else { return nil }
+                index = end + 2
+            } else if InternalSubset.matches(buffer, index, "<!--") {
+                guard let end = InternalSubset.find(buffer, "-->", from: index + 4) else { return nil }
+                index = end + 3
+            } else if InternalSubset.matches(buffer, index, "<!DOCTYPE") {
+                index = InternalSubset.read(buffer, from: index).end
+            } else {
+                var end = index + 1
+                while end < buffer.count, !isSpace(buffer[end]), buffer[end] != UInt8(ascii: ">"), buffer[end] != UInt8(ascii: "/") {
+                    end += 1
+                }
+                return index + 1..<end
+            }
         }
-        switch String(decoding: UnsafeBufferPointer(rebasing: buffer[localStart..<index]), as: UTF8.self) {
+        return nil
+    }
+
+    /// The feed format a root element of this name begins, if any.
+    static func rootFormat(_ buffer: UnsafeBufferPointer<UInt8>, name: Range<Int>) -> FeedFormat? {
+        let local = buffer[name].lastIndex(of: UInt8(ascii: ":")).map { $0 + 1 } ?? name.lowerBound
+        switch String(decoding: UnsafeBufferPointer(rebasing: buffer[local..<name.upperBound]), as: UTF8.self) {
         case "rss", "RDF", "rdf", "channel": return .rss
         case "feed": return .atom
         default: return nil

@@ -40,6 +40,8 @@ final class XMLStreamParser {
     private var sawRoot = false
     private var firstFatal: Problem?
     private var errorCount = 0
+    /// Whether libxml2 met content after the root element's end (where another document may begin).
+    private(set) var contentAfterRoot = false
     /// libxml2 has reported an error since the last event (see `readReferencesAfterError`).
     private var afterError = false
 
@@ -268,6 +270,7 @@ final class XMLStreamParser {
             // With elements still open this is the end of a truncated document (the builder
             // reports it); after a repaired mismatch libxml2 still thinks one is open.
             if stack.isEmpty, !repairedMismatch {
+                contentAfterRoot = true
                 note(Problem(.warning, "content after the end of the document ignored", line: line, column: column))
             }
         default:

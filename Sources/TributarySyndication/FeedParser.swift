@@ -77,11 +77,12 @@ public struct FeedParser: Sendable {
             let start = ConcatenatedDocuments.nextDocument(in: document.utf8)
         {
             position = Self.advance(position, over: document.utf8[..<start])
-            if count == 1 {
-                // What libxml2 said of the bytes after the first root element concerns the next document's start.
-                feed.problems.removeAll { ($0.line ?? 0) >= position.line }
-                ids = Set(feed.items.map(\.id))
+            // What libxml2 said of the bytes after the last document's root element concerns this one's start.
+            feed.problems.removeAll { problem in
+                guard let line = problem.line, let column = problem.column else { return false }
+                return (line, column) >= (position.line, position.column)
             }
+            if count == 1 { ids = Set(feed.items.map(\.id)) }
             feed.problems.append(
                 Problem(.warning, "another document follows; its items are read too", line: position.line, column: position.column))
             do {

@@ -44,6 +44,17 @@ struct FeedParserConcatenationTests {
         #expect(notes.first?.column == 27, "after `</feed>  <!-- joined -->  ` on line 3")
     }
 
+    @Test("Three documents on one line: each start noted once, and no error about the declarations after the first")
+    func oneLine() throws {
+        let one = { (title: String) in
+            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><item><title>\(title)</title><link>https://e.com/\(title)</link></item></channel></rss>"
+        }
+        let feed = try Fixtures.parse(xml: one("a") + one("b") + one("c"))
+        #expect(feed.items.map(\.title) == ["a", "b", "c"])
+        #expect(feed.problems.map(\.message) == Array(repeating: "another document follows; its items are read too", count: 2))
+        #expect(feed.problems.map(\.column) == [123, 245], "each document is 122 characters long")
+    }
+
     @Test("A problem in a later document is placed in the whole response")
     func problemsOfLaterDocuments() throws {
         let broken = "<rss version=\"2.0\"><channel>\n<item><title>c <b>bold</title><link>https://e.com/c</link></item>\n</channel></rss>\n"

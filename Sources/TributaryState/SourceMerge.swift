@@ -37,6 +37,12 @@ public struct SourceMerge: Sendable {
     private var storedFeed: StoredFeed
     /// What the state must write.
     var update: SourceUpdate
+    /// Whether the source's part of the river is what it was in the run before: that run read it (a failing source's
+    /// items may have been left out), and now it answered 304, or 200 with the items the state holds as served (the
+    /// same data, in any order: none new, changed, dropped, renamed or back from a tombstone) and the same description;
+    /// and none of its items ages out now. A run in which this holds for every source makes the river the run before
+    /// made.
+    public private(set) var leavesRiverUnchanged = false
 
     /// Works out a source's contribution.
     ///
@@ -96,7 +102,12 @@ public struct SourceMerge: Sendable {
             update.unservedIDs = history.items.filter { $0.served && !seen.contains($0.item.id) }.map(\.item.id)
             let described = feed.map { StoredFeed($0) } ?? history.storedFeed
             update.succeeded(validators: validators, httpStatus: httpStatus, feed: described)
-            return SourceMerge(status: .ok, items: river, newCount: newCount, storedFeed: described, update: update)
+            var merge = SourceMerge(status: .ok, items: river, newCount: newCount, storedFeed: described, update: update)
+            merge.leavesRiverUnchanged =
+                history.consecutiveFailures == 0 && newCount == 0 && update.upserts.isEmpty && update.unservedIDs.isEmpty
+                && update.renamedIDs.isEmpty && update.revivedTombstones.isEmpty && update.expired.isEmpty
+                && (feed == nil || described.encoded == history.storedFeed.encoded)
+            return merge
 
         case .notModified(let httpStatus):
             var river: [StoredItem] = []
@@ -108,9 +119,11 @@ public struct SourceMerge: Sendable {
                 }
             }
             update.succeeded(validators: history.validators, httpStatus: httpStatus, feed: history.storedFeed)
-            return SourceMerge(
+            var merge = SourceMerge(
                 status: .notModified, items: river.sorted { $0.served && !$1.served }, newCount: 0, storedFeed: history.storedFeed,
                 update: update)
+            merge.leavesRiverUnchanged = history.consecutiveFailures == 0 && update.expired.isEmpty
+            return merge
 
         case .failed(let error, let httpStatus):
             update.failed(error: error, httpStatus: httpStatus)

@@ -129,6 +129,54 @@ struct StateEndToEndTests {
         #expect(server.requests("/a.xml").dropFirst().allSatisfy { header("If-None-Match", in: $0) == "\"1\"" })
     }
 
+    @Test("The same items served again (no validators) leave the outputs; new items, or a source back after failing, rebuild them")
+    func sameItemsKeepTheRiver() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/a.xml", .ok(body: Self.rss(["a1", "a2"]), contentType: "application/rss+xml"))
+        server.route("/b.xml", .cached(body: Self.rss(["b1"]), contentType: "application/rss+xml", etag: "\"b\"", lastModified: nil))
+        let folder = try TemporaryDirectory()
+        try folder.write(Self.config(server, paths: ["a.xml", "b.xml"], extra: "defaults:\n  stale_after: 1s\n"), to: "feeds.yaml")
+        let path = folder.path("out/river.json")
+        func run() async throws -> (report: [String: Any], output: Date?, log: String) {
+            let result = try await TributaryBinary.run(["run", "-v", "--report", "report.json"], in: folder.url.path)
+            #expect(result.status == 0 || result.status == 2, "\(result.standardError)")
+            let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+            return (try Self.report(folder), modified, result.standardError)
+        }
+
+        let first = try await run()
+        let again = try await run()
+        #expect(again.report["river_unchanged"] as? Bool == true, "\(again.log)")
+        #expect(again.output == first.output)
+        #expect(again.log.contains("3 items (0 new), unchanged: out/river.json"), "\(again.log)")
+        let a = try #require(Self.sources(again.report)["a"])
+        #expect(a["status"] as? String == "ok")
+        #expect(a["http_status"] as? Int == 200)
+        #expect(a["items"] as? Int == 2)
+        #expect(a["new_items"] as? Int == 0)
+        #expect(Self.sources(again.report)["b"]?["status"] as? String == "not-modified")
+
+        // A new item: the river is rebuilt, and the next run with the same answer keeps it.
+        server.route("/a.xml", .ok(body: Self.rss(["a3", "a1", "a2"]), contentType: "application/rss+xml"))
+        let changed = try await run()
+        #expect(changed.report["river_unchanged"] as? Bool == false)
+        #expect(try Self.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1"])
+        #expect(try await run().report["river_unchanged"] as? Bool == true)
+
+        // Failing past stale_after, the source's items leave the river; answering with the same items again, it
+        // brings them back (its items were not in the last river, so that river is not kept).
+        server.route("/a.xml", .status(503, body: "down"))
+        try await Task.sleep(for: .seconds(1.5))
+        let failed = try await run()
+        #expect(Self.sources(failed.report)["a"]?["status"] as? String == "failed", "\(failed.log)")
+        #expect(try Self.titles(folder) == ["Story b1"])
+        server.route("/a.xml", .ok(body: Self.rss(["a3", "a1", "a2"]), contentType: "application/rss+xml"))
+        let back = try await run()
+        #expect(back.report["river_unchanged"] as? Bool == false, "\(back.log)")
+        #expect(try Self.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1"])
+    }
+
     @Test("A failing source contributes its last good items until stale_after, and the failure is reported")
     func staleFallback() async throws {
         let server = try LoopbackServer()

@@ -52,6 +52,40 @@ struct SourceMergeTests {
         #expect(second.items.prefix(3).map(\.item.id) == ["c", "a", "b"], "served items first, in the source's order")
     }
 
+    @Test("The river is left as it was by a 304 or a 200 with the stored items, in any order; not by anything new, changed or gone")
+    func leavesRiverUnchanged() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        #expect(try timeline.run(Timeline.fetched(["a", "b"])).leavesRiverUnchanged == false, "both items are new")
+        #expect(try timeline.run(Timeline.fetched(["a", "b"])).leavesRiverUnchanged)
+        #expect(try timeline.run(Timeline.fetched(["b", "a"])).leavesRiverUnchanged, "the same items in another order")
+        #expect(try timeline.run(.notModified(httpStatus: 304)).leavesRiverUnchanged)
+        #expect(try timeline.run(Timeline.fetched(["a", "b", "c"])).leavesRiverUnchanged == false, "c is new")
+        #expect(try timeline.run(Timeline.fetched(["a", "b"])).leavesRiverUnchanged == false, "c is no longer served")
+        let edited = SourceOutcome.fetched(
+            items: [
+                Item(id: "a", source: "s", url: "https://e.com/a", title: "Title a, edited"),
+                Item(id: "b", source: "s", url: "https://e.com/b", title: "Title b"),
+            ],
+            feed: nil, validators: nil, httpStatus: 200)
+        #expect(try timeline.run(edited).leavesRiverUnchanged == false, "a's title changed")
+        #expect(try timeline.run(edited).leavesRiverUnchanged)
+
+        // The feed's description counts; an answer without one keeps the stored one.
+        func described(_ title: String?) -> SourceOutcome {
+            guard case .fetched(let items, _, _, let status) = edited else { return edited }
+            return .fetched(items: items, feed: title.map { FeedInfo(title: $0) }, validators: nil, httpStatus: status)
+        }
+        #expect(try timeline.run(described("Feed")).leavesRiverUnchanged == false)
+        #expect(try timeline.run(described("Feed")).leavesRiverUnchanged)
+        #expect(try timeline.run(described(nil)).leavesRiverUnchanged)
+        #expect(try timeline.run(described("Renamed")).leavesRiverUnchanged == false)
+
+        // After a failure the last river may have lacked the source's items: not unchanged, whatever it answers.
+        #expect(try timeline.run(.failed(error: "down", httpStatus: 503)).leavesRiverUnchanged == false)
+        #expect(try timeline.run(described("Renamed")).leavesRiverUnchanged == false)
+        #expect(try timeline.run(described("Renamed")).leavesRiverUnchanged)
+    }
+
     @Test("A 200 with the same items rewrites nothing; a changed item is rewritten; a dropped one stops being served")
     func onlyChangesAreWritten() throws {
         var timeline = try Timeline(try TemporaryDirectory())

@@ -112,6 +112,14 @@ public struct Engine: Sendable {
                 batches.append(Pipeline.Batch(source: outcome.source, items: items))
             }
         }
+        // Sources that answered 200 with the items they served before (many have no validators, or change their
+        // bytes and not their items) leave the river as it was, as 304s do.
+        if let state, RiverToken.allowed(configuration, options: options),
+            let report = keepRiver(
+                configuration, merges: merges, reports: reports, state: state, started: started, startInstant: startInstant)
+        {
+            return report
+        }
 
         var pipeline = Pipeline(configuration, now: started)
         pipeline.workers = ProcessInfo.processInfo.activeProcessorCount
@@ -243,6 +251,8 @@ public struct Engine: Sendable {
     /// The run when every source answered "not modified" and the outputs on disk are what the
     /// last run made from the same configuration and items: nothing to rebuild or rewrite, so only
     /// the state is updated. Nil when any of that is not certain; the full run follows.
+    /// A run in which every source answered 304: merged with their histories as read before the fetching (without
+    /// their items), see ``keepRiver(_:merges:reports:state:started:startInstant:)``.
     private func unchangedRun(
         _ configuration: Configuration, options: RunOptions, outcomes: [Outcome], histories: [String: SourceHistory],
         state: StateStore, started: Date, startInstant: ContinuousClock.Instant
@@ -250,6 +260,23 @@ public struct Engine: Sendable {
         guard RiverToken.allowed(configuration, options: options), !outcomes.isEmpty,
             outcomes.allSatisfy({ $0.report.status == .notModified })
         else { return nil }
+        let merges = outcomes.map { outcome in
+            SourceMerge.merge(
+                histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name), outcome: outcome.answer, now: started,
+                retention: configuration.retention.inSeconds, staleAfter: outcome.source.staleAfter.inSeconds)
+        }
+        return keepRiver(
+            configuration, merges: merges, reports: outcomes.map(\.report), state: state, started: started, startInstant: startInstant)
+    }
+
+    /// A run whose sources all leave the river as it was (``SourceMerge/leavesRiverUnchanged``: a 304, or a 200 with
+    /// the stored items): when the configuration and the output files are the ones the last river was written from and
+    /// no item ages out, the river is the same, so the files stay and only the state is updated. Nil otherwise.
+    private func keepRiver(
+        _ configuration: Configuration, merges: [SourceMerge], reports: [SourceReport], state: StateStore, started: Date,
+        startInstant: ContinuousClock.Instant
+    ) -> RunReport? {
+        guard !merges.isEmpty, merges.allSatisfy(\.leavesRiverUnchanged) else { return nil }
         do {
             guard let token = try state.meta(RiverToken.key), token == RiverToken.make(configuration),
                 let counts = try state.meta(RiverToken.countsKey)?.split(separator: ",").compactMap({ Int($0) }),
@@ -260,14 +287,9 @@ public struct Engine: Sendable {
                 return nil
             }
             let served = try state.servedCounts()
-            var reports = outcomes.map(\.report)
-            var merges: [SourceMerge] = []
-            for (index, outcome) in outcomes.enumerated() {
-                merges.append(
-                    SourceMerge.merge(
-                        histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name), outcome: outcome.answer, now: started,
-                        retention: configuration.retention.inSeconds, staleAfter: outcome.source.staleAfter.inSeconds))
-                reports[index].itemCount = served[outcome.source.name] ?? 0
+            var reports = reports
+            for index in reports.indices {
+                if reports[index].status == .notModified { reports[index].itemCount = served[reports[index].name] ?? 0 }
                 reports[index].newItemCount = 0
             }
             let outputs = zip(configuration.outputs, counts).map { output, count in
@@ -284,7 +306,7 @@ public struct Engine: Sendable {
                     started: started, duration: report.duration.inSeconds, status: Int(report.status.rawValue), sources: reports.count,
                     failed: 0, items: report.unchangedRiverCount ?? 0, newItems: 0),
                 retention: configuration.retention.inSeconds)
-            logger.info("every source is unchanged and so is the river: the outputs stay as they are")
+            logger.info("no source changed the river: the outputs stay as they are")
             return report
         } catch {
             logger.warning("cannot tell whether the river changed (\(error.description)); rebuilding it")

@@ -98,12 +98,20 @@ class Server:
         self.port = int(line.split()[1])
 
     def change(self, count):
-        """Changes `count` of the served files (new bytes and validators, the same items)."""
-        self.process.stdin.write(b"change %d\n" % count)
+        """Gives `count` of the served files a new item (new bytes and validators)."""
+        self._command("change", "changed", count)
+
+    def touch(self, count):
+        """Changes the bytes of `count` of the served files, not their items (new validators too): as a feed whose
+        build date changes with every request, or a server without validators, serves it."""
+        self._command("touch", "touched", count)
+
+    def _command(self, verb, answer, count):
+        self.process.stdin.write(b"%s %d\n" % (verb.encode(), count))
         self.process.stdin.flush()
         line = self.process.stdout.readline().decode()
-        if line.strip() != "changed %d" % count:
-            sys.exit("the benchmark server did not change the files: %r" % line)
+        if line.strip() != "%s %d" % (answer, count):
+            sys.exit("the benchmark server did not %s the files: %r" % (verb, line))
 
     def stop(self):
         try:
@@ -337,8 +345,11 @@ def bench_e2e(args):
             record("tributary, first run", run_measured(run + ["--state", state], output=os.devnull), river_items())
             record("tributary, second run (304)", run_measured(run + ["--state", state], output=os.devnull), river_items())
             server.change(len(urls) // 10)
-            record("tributary, third run (10% changed)", run_measured(run + ["--state", state], output=os.devnull),
+            record("tributary, third run (10% with a new item)", run_measured(run + ["--state", state], output=os.devnull),
                    river_items())
+            server.touch(len(urls) // 10)
+            record("tributary, fourth run (10% re-served, same items)",
+                   run_measured(run + ["--state", state], output=os.devnull), river_items())
             record("curl --parallel (fetch only)", run_measured(curl))
             measured = run_measured(peer("fastfeedparser"))
             record("python + fastfeedparser", measured, int(measured[2].strip()))

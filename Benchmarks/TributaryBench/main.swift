@@ -3,9 +3,10 @@
 //   tributary-bench serve DIR              serve every file of DIR on 127.0.0.1 (prints "port N"), until stdin closes;
 //                                           each with an ETag and Last-Modified, answering 304 to a matching
 //                                           If-None-Match or If-Modified-Since; the line "change N" on stdin
-//                                           changes N files spread over the list (a comment or a space
-//                                           appended: new bytes and validators, the same items) and answers
-//                                           "changed N"
+//                                           gives N files spread over the list a new item (new bytes and
+//                                           validators) and answers "changed N"; "touch N" only appends a
+//                                           comment or a space to them (new bytes and validators, the same
+//                                           items) and answers "touched N"
 //   tributary-bench fetch URLFILE [--jobs N] [--per-host N]
 //                                           fetch every URL with Tributary's fetcher; print JSON stats
 //   tributary-bench pipeline --items N [--runs R] [--seed S]
@@ -33,10 +34,46 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
+/// `body` (a feed of the benchmark's corpus, its format told by `name`'s extension) with one more item, inserted
+/// where the format keeps its items.
+func withNewItem(_ body: [UInt8], name: String, feed: Int, generation: Int) -> [UInt8] {
+    let link = "https://updates.example.org/\(feed)/\(generation)"
+    let title = "Update \(generation) of feed \(feed)"
+    let (marker, item, after): (String, String, Bool)
+    switch (name as NSString).pathExtension {
+    case "json":
+        marker = "\"items\": ["
+        item = "{\"id\": \"\(link)\", \"url\": \"\(link)\", \"title\": \"\(title)\", \"content_html\": \"<p>\(title).</p>\"},"
+        after = true
+    case "atom":
+        marker = "</feed>"
+        item =
+            "<entry><id>\(link)</id><title>\(title)</title><updated>2026-11-02T00:00:00Z</updated><link href=\"\(link)\"/>"
+            + "<content type=\"html\">&lt;p&gt;\(title).&lt;/p&gt;</content></entry>\n"
+        after = false
+    case "rdf":
+        marker = "</rdf:RDF>"
+        item = "<item rdf:about=\"\(link)\"><title>\(title)</title><link>\(link)</link><description>\(title).</description></item>\n"
+        after = false
+    default:
+        marker = "</channel>"
+        item = "<item><title>\(title)</title><link>\(link)</link><guid>\(link)</guid><description>\(title).</description></item>\n"
+        after = false
+    }
+    let text = String(decoding: body, as: UTF8.self)
+    guard let range = after ? text.range(of: marker) : text.range(of: marker, options: .backwards) else {
+        fail("\(name): no \(marker) to insert an item at")
+    }
+    var changed = text
+    changed.insert(contentsOf: item, at: after ? range.upperBound : range.lowerBound)
+    return Array(changed.utf8)
+}
+
 func serve(_ folder: String) throws {
     // Nothing reads its log, and over a benchmark's thousands of requests the log only grows.
     let server = try LoopbackServer(recordsRequests: false)
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    // Hidden files (the corpus generator's marker) are not served.
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
     // Fixed validators, so that a second run of a client with a cache gets 304 for every file.
     var bodies: [[UInt8]] = []
     func publish(_ index: Int, generation: Int) {
@@ -54,14 +91,19 @@ func serve(_ folder: String) throws {
     // Serve until whoever started us closes our standard input.
     var generation = 0
     while let line = readLine(), line != "quit" {
-        guard line.hasPrefix("change "), let count = Int(line.dropFirst(7)), count > 0 else { continue }
+        let words = line.split(separator: " ")
+        guard words.count == 2, words[0] == "change" || words[0] == "touch", let count = Int(words[1]), count > 0 else { continue }
         generation += 1
         let step = max(names.count / count, 1)
         for index in stride(from: 0, to: names.count, by: step).prefix(count) {
-            bodies[index] += names[index].hasSuffix(".json") ? Array(" ".utf8) : Array("<!-- \(generation) -->".utf8)
+            if words[0] == "change" {
+                bodies[index] = withNewItem(bodies[index], name: names[index], feed: index, generation: generation)
+            } else {
+                bodies[index] += names[index].hasSuffix(".json") ? Array(" ".utf8) : Array("<!-- \(generation) -->".utf8)
+            }
             publish(index, generation: generation)
         }
-        FileHandle.standardOutput.write(Data("changed \(count)\n".utf8))
+        FileHandle.standardOutput.write(Data("\(words[0] == "change" ? "changed" : "touched") \(count)\n".utf8))
     }
     server.stop()
 }

@@ -41,6 +41,16 @@ extension StateStore {
         return histories
     }
 
+    /// `history` (read without its items) with its stored items, not its tombstones: enough to tell whether an answer
+    /// changes anything (an item that matches a tombstone is new either way), and read by an index, not a scan.
+    public func addingItems(toOne history: SourceHistory) throws(StateError) -> SourceHistory {
+        var history = history
+        try access { database throws(SQLiteError) in
+            history.items = try readItems(of: [history.name], from: database)[history.name] ?? []
+        }
+        return history
+    }
+
     private func addItems(to histories: inout [String: SourceHistory], from database: SQLiteConnection) throws(SQLiteError) {
         for (name, items) in try readItems(of: Set(histories.keys), from: database) { histories[name]?.items = items }
         let tombstones = try database.prepare("SELECT source, id, match_key, first_seen, removed FROM tombstones")
@@ -60,16 +70,16 @@ extension StateStore {
     /// that connection, one thread reads them all.
     private func readItems(of names: Set<String>, from database: SQLiteConnection) throws(SQLiteError) -> [String: [StoredItem]] {
         let sorted = names.sorted()
+        if sorted.count == 1 { return try Self.readItems(of: names, from: database, where: "source = ?", sorted[0]) }
         guard sorted.count >= 2, let other = try? SQLiteConnection(path: path, readOnly: true) else {
-            return try Self.readItems(of: names, from: database, below: nil, from: nil)
+            return try Self.readItems(of: names, from: database, where: nil, nil)
         }
         let middle = sorted[sorted.count / 2]
         let halves = Mutex<[Result<[String: [StoredItem]], SQLiteError>?]>([nil, nil])
         nonisolated(unsafe) let connections = [database, other]
         DispatchQueue.concurrentPerform(iterations: 2) { half in
             let read = Result { () throws(SQLiteError) in
-                try Self.readItems(
-                    of: names, from: connections[half], below: half == 0 ? middle : nil, from: half == 1 ? middle : nil)
+                try Self.readItems(of: names, from: connections[half], where: half == 0 ? "source < ?" : "source >= ?", middle)
             }
             halves.withLock { $0[half] = read }
         }
@@ -78,18 +88,14 @@ extension StateStore {
         return items
     }
 
-    /// The items of the named sources whose names are below `upper` and from `lower` on (each bound when given).
-    private static func readItems(of names: Set<String>, from database: SQLiteConnection, below upper: String?, from lower: String?)
+    /// The items of the named sources among the rows `condition` (on the source's name, compared with `name`) selects.
+    private static func readItems(of names: Set<String>, from database: SQLiteConnection, where condition: String?, _ name: String?)
         throws(SQLiteError) -> [String: [StoredItem]]
     {
-        var bounds: [String] = []
-        if lower != nil { bounds.append("source >= ?") }
-        if upper != nil { bounds.append("source < ?") }
         let query = try database.prepare(
             "SELECT source, first_seen, last_seen, served, data FROM items"
-                + (bounds.isEmpty ? "" : " WHERE " + bounds.joined(separator: " AND "))
-                + " ORDER BY source, served DESC, first_seen DESC, id")
-        query.bind((lower.map { [SQLiteValue.text($0)] } ?? []) + (upper.map { [SQLiteValue.text($0)] } ?? []))
+                + (condition.map { " WHERE " + $0 } ?? "") + " ORDER BY source, served DESC, first_seen DESC, id")
+        if let name { query.bind(.text(name)) }
         var items: [String: [StoredItem]] = [:]
         while try query.step() {
             guard let name = query.text(0), names.contains(name) else { continue }

@@ -150,6 +150,7 @@ struct StateEndToEndTests {
         #expect(again.report["river_unchanged"] as? Bool == true, "\(again.log)")
         #expect(again.output == first.output)
         #expect(again.log.contains("3 items (0 new), unchanged: out/river.json"), "\(again.log)")
+        #expect(!again.log.contains("stored items"), "only a's own items were read, to compare: \(again.log)")
         let a = try #require(Self.sources(again.report)["a"])
         #expect(a["status"] as? String == "ok")
         #expect(a["http_status"] as? Int == 200)

@@ -43,14 +43,19 @@ public struct Engine: Sendable {
             }
         }
 
-        // The stored items are read on a thread of their own as soon as one source answers with something other than
-        // "not modified", while the others are still being fetched; a run in which every source answers 304 never
-        // reads them.
+        // The stored items are read on a thread of their own as soon as one source answers with something new, while the
+        // others are still being fetched; a run in which none does never reads them. Something new: anything but a 304
+        // or, when the river may be kept (see `keepRiver`), the items the source served before, which each source that
+        // answers 200 is checked for against its own stored items until one fails the check.
         let storedItems = state.map { StoredItemsReader(state: $0, histories: histories) }
+        let check = state.flatMap { state in
+            RiverToken.allowed(configuration, options: options)
+                ? RiverCheck(state: state, now: started, retention: configuration.retention.inSeconds) : nil
+        }
         let progress = ProgressCounter(total: sources.count, handler: options.progress)
         var outcomes = await fetchAll(
             sources, configuration: configuration, jobs: options.jobs ?? configuration.defaults.jobs, now: started,
-            histories: histories, progress: progress, changed: storedItems?.start)
+            histories: histories, progress: progress, check: check, changed: storedItems?.start)
         logger.info(
             "fetched \(sources.count) sources in \((ContinuousClock.now - startInstant).secondsText) (\((ProcessCPUTime.now - startCPU).secondsText) CPU)"
         )
@@ -111,14 +116,6 @@ public struct Engine: Sendable {
             if outcome.report.succeeded || !items.isEmpty {
                 batches.append(Pipeline.Batch(source: outcome.source, items: items))
             }
-        }
-        // Sources that answered 200 with the items they served before (many have no validators, or change their
-        // bytes and not their items) leave the river as it was, as 304s do.
-        if let state, RiverToken.allowed(configuration, options: options),
-            let report = keepRiver(
-                configuration, merges: merges, reports: reports, state: state, started: started, startInstant: startInstant)
-        {
-            return report
         }
 
         var pipeline = Pipeline(configuration, now: started)
@@ -251,19 +248,21 @@ public struct Engine: Sendable {
     /// The run when every source answered "not modified" and the outputs on disk are what the
     /// last run made from the same configuration and items: nothing to rebuild or rewrite, so only
     /// the state is updated. Nil when any of that is not certain; the full run follows.
-    /// A run in which every source answered 304: merged with their histories as read before the fetching (without
-    /// their items), see ``keepRiver(_:merges:reports:state:started:startInstant:)``.
+    /// A run in which every source answered 304 (merged here with its history as read before the fetching, without
+    /// its items) or served what it served before (merged as it answered), see
+    /// ``keepRiver(_:merges:reports:state:started:startInstant:)``.
     private func unchangedRun(
         _ configuration: Configuration, options: RunOptions, outcomes: [Outcome], histories: [String: SourceHistory],
         state: StateStore, started: Date, startInstant: ContinuousClock.Instant
     ) -> RunReport? {
         guard RiverToken.allowed(configuration, options: options), !outcomes.isEmpty,
-            outcomes.allSatisfy({ $0.report.status == .notModified })
+            outcomes.allSatisfy({ $0.report.status == .notModified || $0.unchangedMerge != nil })
         else { return nil }
         let merges = outcomes.map { outcome in
-            SourceMerge.merge(
-                histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name), outcome: outcome.answer, now: started,
-                retention: configuration.retention.inSeconds, staleAfter: outcome.source.staleAfter.inSeconds)
+            outcome.unchangedMerge
+                ?? SourceMerge.merge(
+                    histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name), outcome: outcome.answer, now: started,
+                    retention: configuration.retention.inSeconds, staleAfter: outcome.source.staleAfter.inSeconds)
         }
         return keepRiver(
             configuration, merges: merges, reports: outcomes.map(\.report), state: state, started: started, startInstant: startInstant)
@@ -321,6 +320,9 @@ public struct Engine: Sendable {
         var report: SourceReport
         /// The answer as the state sees it; the items the source served are in it.
         var answer: SourceOutcome
+        /// For a source that answered 200 with what it served before, checked as it answered: its merge with its
+        /// history.
+        var unchangedMerge: SourceMerge?
 
         /// The items the source served (none unless it was fetched), taken out of the answer.
         mutating func takeItems() -> [Item] {
@@ -331,14 +333,14 @@ public struct Engine: Sendable {
     }
 
     /// Fetches the sources with at most `jobs` in flight, returning outcomes in configuration order; calls `changed`
-    /// when a source's outcome is other than "not modified".
+    /// when a source's outcome is other than "not modified" and, with `check`, other than the items it served before.
     ///
     /// Each of the `jobs` tasks takes the next source as soon as it is done with one, so a source's answer leads to
     /// the next request without a round through a coordinating task (which every answer would have to wake: with
     /// answers that take a tenth of a millisecond, as 304s on a near server do, that task set the pace).
     private func fetchAll(
         _ sources: [SourceConfig], configuration: Configuration, jobs: Int, now: Date, histories: [String: SourceHistory],
-        progress: ProgressCounter, changed: (@Sendable () -> Void)?
+        progress: ProgressCounter, check: RiverCheck?, changed: (@Sendable () -> Void)?
     ) async -> [Outcome] {
         let queue = SourceQueue(count: sources.count)
         return await withTaskGroup(of: [(Int, Outcome)].self) { group in
@@ -351,10 +353,15 @@ public struct Engine: Sendable {
                             FetchLog.Offer(
                                 url: stored.url, validators: CacheValidators(etag: stored.etag, lastModified: stored.lastModified))
                         }
-                        let outcome = await fetch(
+                        var outcome = await fetch(
                             source, configuration: configuration, now: now, log: FetchLog(offer: offer, onBytes: progress.received))
                         progress.finished(failed: !outcome.report.succeeded)
-                        if outcome.report.status != .notModified { changed?() }
+                        if outcome.report.status != .notModified {
+                            outcome.unchangedMerge = check?.unchanged(
+                                outcome.answer, history: histories[source.name] ?? SourceHistory(name: source.name),
+                                staleAfter: source.staleAfter.inSeconds)
+                            if outcome.unchangedMerge == nil { changed?() }
+                        }
                         done.append((index, outcome))
                     }
                     return done
@@ -489,6 +496,38 @@ private final class StoredItemsReader: Sendable {
             return waiting
         }
         for continuation in waiting { continuation.resume(returning: read) }
+    }
+}
+
+/// Tells, source by source as they answer 200, whether a source serves what it served before, until one does not:
+/// from then on the run rebuilds the river and reads every stored item anyway.
+private final class RiverCheck: Sendable {
+    private let state: StateStore
+    private let now: Date
+    private let retention: TimeInterval
+    private let changed = Atomic<Bool>(false)
+
+    init(state: StateStore, now: Date, retention: TimeInterval) {
+        self.state = state
+        self.now = now
+        self.retention = retention
+    }
+
+    /// The merge of a fetched answer with `history` (read without its items: the source's items are read here) when
+    /// it leaves the river as it was; nil when it does not, or when an answer before did not.
+    func unchanged(_ answer: SourceOutcome, history: SourceHistory, staleAfter: TimeInterval) -> SourceMerge? {
+        guard case .fetched = answer, !changed.load(ordering: .relaxed),
+            let stored = try? state.addingItems(toOne: history)
+        else {
+            changed.store(true, ordering: .relaxed)
+            return nil
+        }
+        let merge = SourceMerge.merge(stored, outcome: answer, now: now, retention: retention, staleAfter: staleAfter)
+        guard merge.leavesRiverUnchanged else {
+            changed.store(true, ordering: .relaxed)
+            return nil
+        }
+        return merge
     }
 }
 

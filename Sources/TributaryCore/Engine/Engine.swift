@@ -245,9 +245,6 @@ public struct Engine: Sendable {
             duration: ContinuousClock.now - startInstant, stateFailure: error.description)
     }
 
-    /// The run when every source answered "not modified" and the outputs on disk are what the
-    /// last run made from the same configuration and items: nothing to rebuild or rewrite, so only
-    /// the state is updated. Nil when any of that is not certain; the full run follows.
     /// A run in which every source answered 304 (merged here with its history as read before the fetching, without
     /// its items) or served what it served before (merged as it answered), see
     /// ``keepRiver(_:merges:reports:state:started:startInstant:)``.
@@ -270,7 +267,8 @@ public struct Engine: Sendable {
 
     /// A run whose sources all leave the river as it was (``SourceMerge/leavesRiverUnchanged``: a 304, or a 200 with
     /// the stored items): when the configuration and the output files are the ones the last river was written from and
-    /// no item ages out, the river is the same, so the files stay and only the state is updated. Nil otherwise.
+    /// no item ages out, the river is the same, so the files stay and only the state is updated. Nil when any of that
+    /// is not certain; the full run follows.
     private func keepRiver(
         _ configuration: Configuration, merges: [SourceMerge], reports: [SourceReport], state: StateStore, started: Date,
         startInstant: ContinuousClock.Instant

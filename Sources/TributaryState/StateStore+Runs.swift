@@ -114,9 +114,12 @@ extension StateStore {
     /// (when given) that no run has fetched for `retention`, with their items: a source taken
     /// out of the configuration and put back soon finds its history, one left out is not kept
     /// for ever.
+    ///
+    /// `keepsItems` says that the merges change no item (a run that keeps the river): the recorded ``RiverFacts`` stay
+    /// true. Any other commit records them anew, counted after its changes.
     public func commit(
         _ merges: [SourceMerge], run: RunRecord, retention: TimeInterval, meta: [String: String?] = [:],
-        configured: Set<String>? = nil
+        configured: Set<String>? = nil, keepsItems: Bool = false
     ) throws(StateError) {
         try access { database throws(SQLiteError) in
             try database.transaction { () throws(SQLiteError) in
@@ -177,6 +180,7 @@ extension StateStore {
                 if let configured {
                     try Self.forgetSources(outside: configured, before: run.started.timeIntervalSince1970 - retention, in: database)
                 }
+                let previousRun = try database.integer("SELECT MAX(id) FROM runs") ?? 0
                 try database.prepare(
                     "INSERT INTO runs (started, duration, status, sources, failed, items, new_items) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 )
@@ -186,6 +190,16 @@ extension StateStore {
                 ).run()
                 // The run history is for `status`; a year of five-minute runs is plenty.
                 try database.execute("DELETE FROM runs WHERE id <= (SELECT MAX(id) FROM runs) - 100000")
+                // The facts say through which run they hold: a commit by a build that does not keep them (an older one)
+                // adds a run and leaves them behind, and they are counted anew.
+                let thisRun = try database.integer("SELECT MAX(id) FROM runs") ?? 0
+                if keepsItems {
+                    try database.prepare("UPDATE meta SET value = ? WHERE key = ? AND value = ?")
+                        .bind(.text(String(thisRun)), .text(RiverFacts.runKey), .text(String(previousRun))).run()
+                } else {
+                    try setMeta.bind(.text(RiverFacts.key), .text(try RiverFacts(counting: database).encoded)).run()
+                    try setMeta.bind(.text(RiverFacts.runKey), .text(String(thisRun))).run()
+                }
             }
         }
     }
@@ -216,21 +230,19 @@ extension StateStore {
         }
     }
 
-    /// How many items each source served in its last successful fetch.
-    public func servedCounts() throws(StateError) -> [String: Int] {
+    /// What a run that keeps the river checks and reports of the stored items, as the last commit that could change
+    /// them recorded it (one row to read instead of two scans of the items' index, which grow with the file), or
+    /// counted now when none did (a file from before this build).
+    public func riverFacts() throws(StateError) -> RiverFacts {
         try access { database throws(SQLiteError) in
-            let query = try database.prepare("SELECT source, COUNT(*) FROM items WHERE served = 1 GROUP BY source")
-            var counts: [String: Int] = [:]
-            while try query.step() { counts[query.text(0) ?? ""] = query.int(1) }
-            return counts
-        }
-    }
-
-    /// When the oldest item no source serves any more was first seen: the next to age out.
-    public func oldestUnservedFirstSeen() throws(StateError) -> Date? {
-        try access { database throws(SQLiteError) in
-            let query = try database.prepare("SELECT MIN(first_seen) FROM items WHERE served = 0")
-            return try query.step() ? query.optionalDouble(0).map(Date.init(timeIntervalSince1970:)) : nil
+            if let run = try database.text("SELECT value FROM meta WHERE key = ?", parameter: RiverFacts.runKey),
+                Int(run) == (try database.integer("SELECT MAX(id) FROM runs")),
+                let text = try database.text("SELECT value FROM meta WHERE key = ?", parameter: RiverFacts.key),
+                let facts = RiverFacts(encoded: text)
+            {
+                return facts
+            }
+            return try RiverFacts(counting: database)
         }
     }
 

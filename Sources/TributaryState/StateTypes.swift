@@ -1,4 +1,5 @@
 public import Foundation
+import TributaryJSON
 public import TributaryModel
 
 /// What identifies an item apart from its id: its link and title (or the start of its text when it
@@ -167,5 +168,53 @@ public struct RunRecord: Sendable, Hashable {
         self.failed = failed
         self.items = items
         self.newItems = newItems
+    }
+}
+
+/// What a run that keeps the river checks and reports of the stored items.
+public struct RiverFacts: Sendable, Equatable {
+    /// How many items each source served in its last successful fetch.
+    public var servedCounts: [String: Int]
+    /// When the oldest item no source serves any more was first seen: the next to age out.
+    public var oldestUnservedFirstSeen: Date?
+
+    /// The `meta` keys they are recorded under, and the id of the last run they hold through.
+    static let key = "river_facts"
+    static let runKey = "river_facts_run"
+
+    init(servedCounts: [String: Int], oldestUnservedFirstSeen: Date?) {
+        self.servedCounts = servedCounts
+        self.oldestUnservedFirstSeen = oldestUnservedFirstSeen
+    }
+
+    /// Counted from the items.
+    init(counting database: SQLiteConnection) throws(SQLiteError) {
+        let served = try database.prepare("SELECT source, COUNT(*) FROM items WHERE served = 1 GROUP BY source")
+        var counts: [String: Int] = [:]
+        while try served.step() { counts[served.text(0) ?? ""] = served.int(1) }
+        let oldest = try database.prepare("SELECT MIN(first_seen) FROM items WHERE served = 0")
+        self.init(
+            servedCounts: counts,
+            oldestUnservedFirstSeen: try oldest.step() ? oldest.optionalDouble(0).map(Date.init(timeIntervalSince1970:)) : nil)
+    }
+
+    /// As recorded: JSON, `{"oldest_unserved": seconds, "served": {source: count}}`.
+    init?(encoded text: String) {
+        guard let value = try? JSON.parse(text), case .object(let served)? = value["served"] else { return nil }
+        var counts: [String: Int] = [:]
+        for (name, count) in served {
+            guard let count = count.int else { return nil }
+            counts[name] = count
+        }
+        self.init(servedCounts: counts, oldestUnservedFirstSeen: value["oldest_unserved"]?.double.map(Date.init(timeIntervalSince1970:)))
+    }
+
+    var encoded: String {
+        var served = JSONObject()
+        for (name, count) in servedCounts.sorted(by: { $0.key < $1.key }) { served[name] = .number(JSONNumber(count)) }
+        var object = JSONObject()
+        object["served"] = .object(served)
+        object["oldest_unserved"] = oldestUnservedFirstSeen.flatMap { JSONNumber($0.timeIntervalSince1970) }.map(JSONValue.number)
+        return JSONWriter.string(from: .object(object), style: .compact)
     }
 }

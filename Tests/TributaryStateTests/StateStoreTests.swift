@@ -185,6 +185,46 @@ struct StateStoreTests {
         for name in names { #expect(added[name]?.items.map(\.item.id) == expected[name] ?? [], "\(name)") }
     }
 
+    @Test(
+        "The river's facts are recorded by each commit that may change items, kept by one that does not, and counted again after a commit that did not keep them"
+    )
+    func riverFacts() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite")
+        let store = try StateStore(path: path)
+        func commit(_ ids: [String], keepsItems: Bool = false, at seconds: TimeInterval) throws {
+            let items = ids.map { Item(id: $0, source: "s", title: "Title \($0)") }
+            let history = try #require(try store.histories(for: ["s"])["s"])
+            let merge = SourceMerge.merge(
+                history, outcome: .fetched(items: items, feed: nil, validators: nil, httpStatus: 200),
+                now: now.addingTimeInterval(seconds), retention: 86400, staleAfter: 86400)
+            try store.commit(
+                [merge], run: RunRecord(started: now, duration: 1, status: 0, sources: 1, failed: 0, items: 0, newItems: 0),
+                retention: 86400, keepsItems: keepsItems)
+        }
+        func recorded() throws -> String? { try store.meta("river_facts") }
+
+        try commit(["a", "b"], at: 0)
+        #expect(try store.riverFacts() == RiverFacts(servedCounts: ["s": 2], oldestUnservedFirstSeen: nil))
+        try commit(["b"], at: 60)
+        let facts = try store.riverFacts()
+        #expect(facts == RiverFacts(servedCounts: ["s": 1], oldestUnservedFirstSeen: now), "a is no longer served")
+        let text = try recorded()
+        try commit(["b"], keepsItems: true, at: 120)
+        #expect(try recorded() == text)
+        #expect(try store.riverFacts() == facts, "still true after a run that kept the items")
+        #expect(try store.meta("river_facts_run") == "3")
+
+        // A commit by a build that does not keep the facts: they are counted again.
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("UPDATE items SET served = 0 WHERE id = 'b'")
+        try connection.execute(
+            "INSERT INTO runs (started, duration, status, sources, failed, items, new_items) VALUES (0, 0, 0, 1, 0, 0, 0)")
+        let counted = try store.riverFacts()
+        #expect(counted.servedCounts.isEmpty)
+        #expect(counted.oldestUnservedFirstSeen == now)
+    }
+
     @Test("Version 4 moves the items to a table with row ids, every column kept, and a 4 KiB file keeps its page size")
     func migratesItemsToRowidTable() throws {
         let folder = try TemporaryDirectory()

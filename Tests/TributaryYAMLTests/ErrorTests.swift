@@ -77,6 +77,15 @@ struct ErrorTests {
         #expect(error.description == "feeds.yaml:1:8: error: duplicate key 'a' (first defined at 1:2)")
     }
 
+    @Test("a duplicate key in a large mapping is found the same way, against its first definition", arguments: [3, 16, 17, 40])
+    func duplicateKeyInLargeMapping(count: Int) throws {
+        // Keys k0…k(count-1), then k1 again: the check compares small mappings key by key and hashes large ones.
+        let lines = (0..<count).map { "k\($0): \($0)" } + ["k1: again"]
+        let error = try #require(parseError(lines.joined(separator: "\n") + "\n"))
+        #expect(error.description == "feeds.yaml:\(count + 1):1: error: duplicate key 'k1' (first defined at 2:1)")
+        #expect(try YAML.parse((0..<count).map { "k\($0): \($0)" }.joined(separator: "\n"), file: "f.yaml")?.mapping?.count == count)
+    }
+
     @Test("the same key in different mappings is fine")
     func sameKeyInSiblings() throws {
         let root = try #require(try YAML.parse("- name: a\n- name: b\n", file: "f.yaml"))

@@ -70,8 +70,12 @@ extension StateStore {
     /// that connection, one thread reads them all.
     private func readItems(of names: Set<String>, from database: SQLiteConnection) throws(SQLiteError) -> [String: [StoredItem]] {
         let sorted = names.sorted()
-        if sorted.count == 1 { return try Self.readItems(of: names, from: database, where: "source = ?", sorted[0]) }
-        guard sorted.count >= 2, let other = try? SQLiteConnection(path: path, readOnly: true) else {
+        guard sorted.count > 1 else {
+            return try sorted.first.map { name throws(SQLiteError) in
+                try Self.readItems(of: names, from: database, where: "source = ?", name)
+            } ?? [:]
+        }
+        guard let other = try? SQLiteConnection(path: path, readOnly: true) else {
             return try Self.readItems(of: names, from: database, where: nil, nil)
         }
         let middle = sorted[sorted.count / 2]

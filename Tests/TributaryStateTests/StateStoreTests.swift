@@ -180,6 +180,7 @@ struct StateStoreTests {
         #expect(some["中文"]?.items.map(\.item.id) == expected["中文"])
         #expect(some["unknown"]?.items.isEmpty == true)
         #expect(try store.histories(for: ["z"])["z"]?.items.map(\.item.id) == expected["z"])
+        #expect(try store.histories(for: []).isEmpty)
         // Read in two steps (health and validators first, the items once a run needs them), the same.
         let added = try store.addingItems(to: store.histories(for: names, includeItems: false))
         for name in names { #expect(added[name]?.items.map(\.item.id) == expected[name] ?? [], "\(name)") }

@@ -76,7 +76,8 @@ public struct FeedParser: Sendable {
         while document.contentAfterRoot, count < ConcatenatedDocuments.limit,
             let start = ConcatenatedDocuments.nextDocument(in: document.utf8)
         {
-            position = Self.advance(position, over: document.utf8[..<start])
+            let next = document.utf8.withUnsafeBufferPointer { XMLPrepass.position(of: start, in: $0) }
+            position = (position.line + next.line - 1, Self.column(next.column, onLine: next.line, in: position))
             // What libxml2 said of the bytes after the last document's root element concerns this one's start.
             feed.problems.removeAll { problem in
                 guard let line = problem.line, let column = problem.column else { return false }
@@ -93,8 +94,10 @@ public struct FeedParser: Sendable {
             }
             for item in document.feed.items where ids.insert(item.id).inserted { feed.items.append(item) }
             for var problem in document.feed.problems {
-                if problem.line == 1, let column = problem.column { problem.column = column + position.column - 1 }
-                problem.line = problem.line.map { $0 + position.line - 1 }
+                if let line = problem.line {
+                    problem.line = position.line + line - 1
+                    problem.column = problem.column.map { Self.column($0, onLine: line, in: position) }
+                }
                 feed.problems.append(problem)
             }
             count += 1
@@ -123,18 +126,10 @@ public struct FeedParser: Sendable {
         return (feed, decoded.bytes, stream.contentAfterRoot)
     }
 
-    /// The position after `bytes` (UTF-8), from `position`: lines counted by line feeds, columns in Unicode scalars
-    /// (as the parser's positions are).
-    private static func advance(_ position: (line: Int, column: Int), over bytes: ArraySlice<UInt8>) -> (line: Int, column: Int) {
-        var position = position
-        for byte in bytes {
-            if byte == 0x0A {
-                position = (position.line + 1, 1)
-            } else if byte & 0xC0 != 0x80 {
-                position.column += 1
-            }
-        }
-        return position
+    /// A column on a line of a document that begins at `document` in the whole response, as a column in the response:
+    /// only the document's first line is shifted.
+    private static func column(_ column: Int, onLine line: Int, in document: (line: Int, column: Int)) -> Int {
+        line == 1 ? document.column + column - 1 : column
     }
 
     /// The format of a document, judged by its content: a byte order mark and whitespace are

@@ -16,9 +16,12 @@ enum FormatSniffer {
             bytes = Transcoder(from: charset)?.convert(prefix)?.bytes ?? []
         }
         if startsWithBrace(bytes) { return .jsonFeed }
-        return bytes.withUnsafeBufferPointer { buffer in
-            rootElement(buffer, from: buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0).flatMap { rootFormat(buffer, name: $0) }
-        }
+        return bytes.withUnsafeBufferPointer { buffer in rootElement(buffer).flatMap { rootFormat(buffer, name: $0) } }
+    }
+
+    /// The name of a document's root element: ``rootElement(_:from:)`` after a UTF-8 byte order mark, if any.
+    static func rootElement(_ buffer: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        rootElement(buffer, from: buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
     }
 
     /// The name of the first element from `start` on, after whitespace, processing instructions (the XML declaration
@@ -61,7 +64,8 @@ enum FormatSniffer {
         }
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    /// XML's whitespace.
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 }

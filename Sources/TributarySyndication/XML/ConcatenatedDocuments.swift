@@ -11,9 +11,7 @@ enum ConcatenatedDocuments {
     /// document's root element; nil when none follows it.
     static func nextDocument(in bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBufferPointer { buffer in
-            guard let name = FormatSniffer.rootElement(buffer, from: buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) else {
-                return nil
-            }
+            guard let name = FormatSniffer.rootElement(buffer) else { return nil }
             // The first end tag of that name that is followed by a document; one inside a CDATA section or a
             // comment is followed by the rest of the first document, and the search goes on.
             var from = name.upperBound
@@ -39,7 +37,7 @@ enum ConcatenatedDocuments {
                 end += 1
             }
             if matched {
-                while end < buffer.count, isSpace(buffer[end]) { end += 1 }
+                while end < buffer.count, FormatSniffer.isSpace(buffer[end]) { end += 1 }
                 if end < buffer.count, buffer[end] == UInt8(ascii: ">") { return open..<end + 1 }
             }
             index = open + 2
@@ -52,12 +50,12 @@ enum ConcatenatedDocuments {
     private static func documentStart(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var index = start
         while index < buffer.count {
-            if isSpace(buffer[index]) {
+            if FormatSniffer.isSpace(buffer[index]) {
                 index += 1
             } else if InternalSubset.matches(buffer, index, "<!--") {
                 guard let end = InternalSubset.find(buffer, "-->", from: index + 4) else { return nil }
                 index = end + 3
-            } else if InternalSubset.matches(buffer, index, "<?xml"), index + 5 < buffer.count, isSpace(buffer[index + 5]) {
+            } else if InternalSubset.matches(buffer, index, "<?xml"), index + 5 < buffer.count, FormatSniffer.isSpace(buffer[index + 5]) {
                 return index
             } else if let name = FormatSniffer.rootElement(buffer, from: index), name.lowerBound == index + 1,
                 FormatSniffer.rootFormat(buffer, name: name) != nil
@@ -68,9 +66,5 @@ enum ConcatenatedDocuments {
             }
         }
         return nil
-    }
-
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 }

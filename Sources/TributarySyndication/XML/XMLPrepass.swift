@@ -205,7 +205,7 @@ private struct Pass {
                     if end - index > 2, bytes[index + 1] != UInt8(ascii: "#"), subset.entities.count > 0 {
                         expandedBytes += replacement.count
                         if expandedBytes > limit {
-                            let position = Pass.position(of: index, in: bytes)
+                            let position = XMLPrepass.position(of: index, in: bytes)
                             throw FeedParseError(
                                 "refused: entity references expand to more than \(limit) bytes (an entity-expansion attack?)",
                                 line: position.line, column: position.column)
@@ -236,7 +236,7 @@ private struct Pass {
                     } else if !sawElement, InternalSubset.matches(bytes, index, "<!DOCTYPE") {
                         let (subset, end) = InternalSubset.read(bytes, from: index)
                         if subset.declarationCount > maxDeclarations {
-                            let position = Pass.position(of: index, in: bytes)
+                            let position = XMLPrepass.position(of: index, in: bytes)
                             throw FeedParseError(
                                 "refused: the DTD declares \(subset.declarationCount) entities (more than \(maxDeclarations))",
                                 line: position.line, column: position.column)
@@ -394,7 +394,7 @@ private struct Pass {
         bytes.withUnsafeBufferPointer { buffer in
             func add(_ tally: Tally, _ message: (Int) -> String) {
                 guard tally.count > 0 else { return }
-                let position = Pass.position(of: tally.first, in: buffer)
+                let position = XMLPrepass.position(of: tally.first, in: buffer)
                 var text = message(tally.count)
                 if !tally.names.isEmpty {
                     text += " (" + tally.names.joined(separator: ", ") + (tally.count > tally.names.count ? ", …" : "") + ")"
@@ -564,22 +564,6 @@ private struct Pass {
         let padding = max(0, length - digits.count - 3)
         return [ampersand, UInt8(ascii: "#")] + Array(repeating: UInt8(ascii: "0"), count: padding) + digits + [semicolon]
     }
-
-    /// Line and column (from 1; columns in characters) of a byte offset.
-    static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
-        var line = 1
-        var column = 1
-        for index in 0..<min(offset, bytes.count) {
-            let byte = bytes[index]
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return (line, column)
-    }
 }
 
 /// How often one kind of repair happened, where first, and the first few names involved.
@@ -598,3 +582,21 @@ private struct Tally {
 private let ampersand = UInt8(ascii: "&")
 private let lessThan = UInt8(ascii: "<")
 private let semicolon = UInt8(ascii: ";")
+
+extension XMLPrepass {
+    /// Line and column (from 1; columns in characters) of a byte offset in UTF-8.
+    static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for index in 0..<min(offset, bytes.count) {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+}

@@ -79,12 +79,8 @@ extension ConfigLoader {
             while index < bytes.count, let found = memchr(base + index, Int32(UInt8(ascii: "$")), bytes.count - index) {
                 index = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { continue }
-                // A variable's name is ASCII letters, digits and `_` (any other is a configuration error).
-                let name = String(
-                    decoding: bytes[(index + 1)...].prefix { byte in
-                        byte == UInt8(ascii: "_") || (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-                            || byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-                    }, as: UTF8.self)
+                // A name of another shape is a configuration error: its valid prefix is as good as any.
+                let name = String(decoding: bytes[(index + 1)...].prefix(while: EnvironmentSubstitution.isNameByte), as: UTF8.self)
                 parts.append("\(name)=\(environment[name] ?? "")")
             }
         }

@@ -15,6 +15,13 @@ struct EnvironmentSubstitution {
         case badName(String)
     }
 
+    /// Whether a byte may be part of a variable's name: an ASCII letter, digit or `_` (a name does not start with a
+    /// digit).
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            || byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
     /// The text with every reference replaced.
     func expand(_ text: String) -> Result<String, Failure> {
         // Byte and standard-library searches: `String.contains(String)` and `range(of:)` would go through
@@ -54,8 +61,8 @@ struct EnvironmentSubstitution {
                 name = body
                 fallback = nil
             }
-            guard let first = name.first, first == "_" || (first.isASCII && first.isLetter),
-                name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
+            guard let first = name.utf8.first, first < UInt8(ascii: "0") || first > UInt8(ascii: "9"),
+                name.utf8.allSatisfy(Self.isNameByte)
             else { return .failure(.badName(String(name))) }
             if let value = environment[String(name)], !(value.isEmpty && fallback != nil) {
                 output += value

@@ -45,7 +45,7 @@ public struct Engine: Sendable {
 
         // The stored items are read on a thread of their own as soon as one source answers with something new, while the
         // others are still being fetched; a run in which none does never reads them. Something new: anything but a 304
-        // or, when the river may be kept (see `keepRiver`), the items the source served before, which each source that
+        // or, when the river may be kept (see `unchangedRun`), the items the source served before, which each source that
         // answers 200 is checked for against its own stored items until one fails the check.
         let storedItems = state.map { StoredItemsReader(state: $0, histories: histories) }
         let check = state.flatMap { state in
@@ -245,9 +245,11 @@ public struct Engine: Sendable {
             duration: ContinuousClock.now - startInstant, stateFailure: error.description)
     }
 
-    /// A run in which every source answered 304 (merged here with its history as read before the fetching, without
-    /// its items) or served what it served before (merged as it answered), see
-    /// ``keepRiver(_:merges:reports:state:started:startInstant:)``.
+    /// The run that keeps the river: every source leaves it as it was (``SourceMerge/leavesRiverUnchanged``): it
+    /// answered 304 (merged here with its history as read before the fetching, without its items) or served what it
+    /// served before (merged as it answered). When the configuration and the output files are also the ones the last
+    /// river was written from and no item ages out, the river is the same, so the files stay and only the state is
+    /// updated. Nil when any of that is not certain; the full run follows.
     private func unchangedRun(
         _ configuration: Configuration, options: RunOptions, outcomes: [Outcome], histories: [String: SourceHistory],
         state: StateStore, started: Date, startInstant: ContinuousClock.Instant
@@ -261,19 +263,7 @@ public struct Engine: Sendable {
                     histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name), outcome: outcome.answer, now: started,
                     retention: configuration.retention.inSeconds, staleAfter: outcome.source.staleAfter.inSeconds)
         }
-        return keepRiver(
-            configuration, merges: merges, reports: outcomes.map(\.report), state: state, started: started, startInstant: startInstant)
-    }
-
-    /// A run whose sources all leave the river as it was (``SourceMerge/leavesRiverUnchanged``: a 304, or a 200 with
-    /// the stored items): when the configuration and the output files are the ones the last river was written from and
-    /// no item ages out, the river is the same, so the files stay and only the state is updated. Nil when any of that
-    /// is not certain; the full run follows.
-    private func keepRiver(
-        _ configuration: Configuration, merges: [SourceMerge], reports: [SourceReport], state: StateStore, started: Date,
-        startInstant: ContinuousClock.Instant
-    ) -> RunReport? {
-        guard !merges.isEmpty, merges.allSatisfy(\.leavesRiverUnchanged) else { return nil }
+        guard merges.allSatisfy(\.leavesRiverUnchanged) else { return nil }
         do {
             guard let token = try state.meta(RiverToken.key), token == RiverToken.make(configuration),
                 let counts = try state.meta(RiverToken.countsKey)?.split(separator: ",").compactMap({ Int($0) }),
@@ -284,7 +274,7 @@ public struct Engine: Sendable {
             if let oldest = facts.oldestUnservedFirstSeen, oldest < started.addingTimeInterval(-configuration.retention.inSeconds) {
                 return nil
             }
-            var reports = reports
+            var reports = outcomes.map(\.report)
             for index in reports.indices {
                 if reports[index].status == .notModified { reports[index].itemCount = facts.servedCounts[reports[index].name] ?? 0 }
                 reports[index].newItemCount = 0

@@ -68,7 +68,7 @@ enum Jing {
 struct XMLTree: Equatable, CustomStringConvertible {
     var name: String
     var attributes: [String: String]
-    /// The character data directly inside the element, concatenated.
+    /// The character data directly inside the element (CDATA sections included), concatenated.
     var text: String
     var children: [XMLTree]
 
@@ -104,6 +104,11 @@ struct XMLTree: Equatable, CustomStringConvertible {
         func parser(_ parser: XMLParser, foundCharacters string: String) {
             guard !stack.isEmpty else { return }
             stack[stack.count - 1].text += string
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            guard !stack.isEmpty else { return }
+            stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {

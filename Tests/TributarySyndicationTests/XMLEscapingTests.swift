@@ -137,6 +137,51 @@ struct XMLEscapingTests {
         }
     }
 
+    static let cdataCases: [(String, String)] = [
+        ("", ""),
+        ("<p>Fish & chips</p>", "<![CDATA[<p>Fish & chips</p>]]>"),
+        ("a]]>b", "<![CDATA[a]]]]><![CDATA[>b]]>"),
+        ("]]]>", "<![CDATA[]]]]]><![CDATA[>]]>"),
+        ("]] > ]>", "<![CDATA[]] > ]>]]>"),
+        ("a\r\nb", "<![CDATA[a]]>&#13;<![CDATA[\nb]]>"),
+        // A character XML cannot carry is dropped before "]]>" is looked for.
+        ("]]\u{1}> ]\u{FFFF}]>", "<![CDATA[]]]]><![CDATA[> ]]]]><![CDATA[>]]>"),
+        ("\u{0}tab\tline\n\u{B}\u{1F}\u{FFFE}\u{FFFF}\u{FFFD}\u{FF0C}", "<![CDATA[tab\tline\n\u{FFFD}\u{FF0C}]]>"),
+        // Past the sixteen-byte step: the split lands at the right byte of a later block.
+        (
+            String(repeating: "x", count: 30) + "]]>" + String(repeating: "y", count: 17),
+            "<![CDATA[" + String(repeating: "x", count: 30) + "]]]]><![CDATA[>" + String(repeating: "y", count: 17) + "]]>"
+        ),
+    ]
+
+    @Test("HTML goes out in CDATA sections, split at ]]> and around carriage returns", arguments: cdataCases)
+    func cdata(_ input: String, _ expected: String) {
+        var output = XMLOutput(capacity: 8)
+        output.cdata(input)
+        #expect(output.string == expected)
+    }
+
+    @Test("generated text in CDATA sections reads back as escaped text does", arguments: 0..<4)
+    func generatedCDATA(_ seed: UInt64) throws {
+        let alphabet: [Unicode.Scalar] = [
+            "a", "<", ">", "&", "]", "\t", "\n", "\r", "\u{0}", "\u{1F}", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "\u{EFFF}", "头", "\u{1F680}",
+        ]
+        var generator = SeededGenerator(seed: seed)
+        for _ in 0..<200 {
+            var input = ""
+            for _ in 0..<Int.random(in: 0...60, using: &generator) {
+                let scalar = alphabet.randomElement(using: &generator)!
+                for _ in 0..<Int.random(in: 1...4, using: &generator) { input.unicodeScalars.append(scalar) }
+            }
+            var output = XMLOutput()
+            output.raw("<r>")
+            output.cdata(input)
+            output.raw("</r>")
+            let expected = try XMLTree.parse("<r>" + XMLEscaping.text(input) + "</r>").text
+            #expect(try XMLTree.parse(output.string).text == expected, "\(input.unicodeScalars.map { $0.value })")
+        }
+    }
+
     @Test("XMLOutput writes elements and attributes, and hands its bytes over when flushed")
     func output() {
         var output = XMLOutput(capacity: 16)

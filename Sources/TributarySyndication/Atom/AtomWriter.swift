@@ -3,8 +3,9 @@ public import TributaryModel
 
 /// Writes Atom 1.0 (RFC 4287) documents that validate against the RFC's RELAX NG schema.
 ///
-/// Every entry gets the required `id`, `title` and `updated`; content goes out as escaped HTML;
-/// `<source>` names the feed the entry came from; merged duplicates become `link rel="related"`.
+/// Every entry gets the required `id`, `title` and `updated`; content goes out as HTML in a CDATA
+/// section (`type="html"`); `<source>` names the feed the entry came from; merged duplicates
+/// become `link rel="related"`.
 public struct AtomWriter: Sendable {
     /// The combined feed's own metadata.
     public struct Head: Sendable {
@@ -113,7 +114,7 @@ public struct AtomWriter: Sendable {
     /// Room for the document: the text fields' bytes and some markup per entry.
     private static func estimatedSize(of items: [Item]) -> Int {
         items.reduce(4096) { total, item in
-            total + 768 + (item.contentHTML?.utf8.count ?? 0) * 11 / 10 + (item.summary?.utf8.count ?? 0) * 2
+            total + 768 + (item.contentHTML?.utf8.count ?? 0) + (item.summary?.utf8.count ?? 0) * 2
         }
     }
 
@@ -178,11 +179,11 @@ public struct AtomWriter: Sendable {
         }
         if let html = item.contentHTML, !html.isEmpty {
             xml.raw("    <content type=\"html\">")
-            xml.text(html)
+            xml.cdata(html)
             xml.raw("</content>\n")
         } else if let summary = item.summary, !summary.isEmpty {
             xml.raw("    <content type=\"html\">")
-            xml.text(HTMLText.paragraphs(fromPlainText: summary))
+            xml.cdata(HTMLText.paragraphs(fromPlainText: summary))
             xml.raw("</content>\n")
         } else if item.url == nil || item.url?.isEmpty == true {
             // RFC 4287 §4.1.1.1: an entry without content needs an alternate link.

@@ -93,14 +93,14 @@ public struct RSSWriter: Sendable {
         if let link { element("link", link, into: &xml, indent: 3) }
         // The description is HTML: a plain-text summary is escaped for HTML, then for XML.
         if let summary = item.summary, !summary.isEmpty {
-            element("description", HTMLText.paragraphs(fromPlainText: summary), into: &xml, indent: 3)
+            htmlElement("description", HTMLText.paragraphs(fromPlainText: summary), into: &xml)
         } else if let html = item.contentHTML, !html.isEmpty {
-            element("description", html, into: &xml, indent: 3)
+            htmlElement("description", html, into: &xml)
         } else if title.isEmpty {
             // An item needs a title or a description.
             element("description", item.id, into: &xml, indent: 3)
         }
-        if let html = item.contentHTML, !html.isEmpty { element("content:encoded", html, into: &xml, indent: 3) }
+        if let html = item.contentHTML, !html.isEmpty { htmlElement("content:encoded", html, into: &xml) }
         for author in item.authors {
             guard let name = author.name.flatMap({ $0.isEmpty ? nil : $0 }) ?? author.url, !name.isEmpty else { continue }
             element("dc:creator", name, into: &xml, indent: 3)
@@ -151,6 +151,13 @@ public struct RSSWriter: Sendable {
 
     private func element(_ name: String, _ value: String, into xml: inout String, indent: Int) {
         xml += String(repeating: "  ", count: indent) + "<\(name)>\(XMLEscaping.text(value))</\(name)>\n"
+    }
+
+    /// An item's element of HTML, in a CDATA section (as `XMLOutput.cdata` writes it).
+    private func htmlElement(_ name: String, _ html: String, into xml: inout String) {
+        var section = XMLOutput(capacity: html.utf8.count + 32)
+        section.cdata(html)
+        xml += "      <\(name)>" + section.string + "</\(name)>\n"
     }
 
     /// Whether the text is an absolute `http(s)` URL with a host and no whitespace, as RSS's

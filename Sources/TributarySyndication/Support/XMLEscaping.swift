@@ -169,6 +169,103 @@ public struct XMLOutput: ~Copyable {
         raw(">")
     }
 
+    /// Appends character data in CDATA sections: markup-heavy text such as HTML goes out as it
+    /// is, copied sixteen bytes at a time, where `text` would write every `<`, `>` and `&` as an
+    /// entity (a third of an HTML document's bytes can be markup characters). What a parser reads
+    /// back is what `text` would give: a `]]>` in the text is split over two sections, a carriage
+    /// return is written as `&#13;` between two sections (in a section a parser would read it as a
+    /// line feed), and the characters XML 1.0 cannot carry are dropped. Empty text writes nothing.
+    public mutating func cdata(_ value: String) {
+        var value = value
+        value.withUTF8 { cdata($0) }
+    }
+
+    private mutating func cdata(_ input: UnsafeBufferPointer<UInt8>) {
+        let start = count
+        if cdataSections(input) { return }
+        // The text has a character XML cannot carry: it is dropped first and the text written
+        // again, since a "]]>" can form where it was ("]]\u{1}>").
+        count = start
+        var kept: [UInt8] = []
+        kept.reserveCapacity(input.count)
+        var index = 0
+        while index < input.count {
+            let byte = input[index]
+            if byte == 0xEF && ByteScan.isNonCharacter(input, at: index) {
+                index += 3
+                continue
+            }
+            if byte >= 0x20 || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                kept.append(byte)
+            }
+            index += 1
+        }
+        kept.withUnsafeBufferPointer { _ = cdataSections($0) }
+    }
+
+    /// Writes `input` in CDATA sections, unless it has a character XML cannot carry: then the
+    /// answer is false and what was written is to be dropped.
+    private mutating func cdataSections(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let source = input.baseAddress, !input.isEmpty else { return true }
+        raw("<![CDATA[")
+        // The text and the slack of a sixteen-byte store; the rare replacements make their own room.
+        reserve(input.count + 16)
+        var output = base + count
+        let end = input.count
+        var index = 0
+        while index < end {
+            if index + 16 <= end {
+                // Flagged: control characters, ']' and EF (the lead byte of U+FFFE and U+FFFF).
+                // The sixteen bytes are stored whole; those from the first flagged one on are
+                // written again.
+                let pair = ByteScan.pair(input, at: index)
+                let flags =
+                    ByteScan.mask(of: pair, below: 0x20) | ByteScan.mask(of: pair, equalTo: UInt8(ascii: "]"))
+                    | ByteScan.mask(of: pair, equalTo: 0xEF)
+                UnsafeMutableRawPointer(output).storeBytes(of: pair, as: ByteScan.Pair.self)
+                guard ByteScan.any(flags) else {
+                    output += 16
+                    index += 16
+                    continue
+                }
+                let plain = ByteScan.firstFlag(flags)
+                output += plain
+                index += plain
+            }
+            let byte = source[index]
+            let replacement: StaticString
+            let length: Int
+            switch byte {
+            case UInt8(ascii: "]")
+            where index + 2 < end && source[index + 1] == UInt8(ascii: "]") && source[index + 2] == UInt8(ascii: ">"):
+                (replacement, length) = ("]]]]><![CDATA[>", 3)
+            case UInt8(ascii: "\r"):
+                (replacement, length) = ("]]>&#13;<![CDATA[", 1)
+            case UInt8(ascii: "\t"), UInt8(ascii: "\n"), 0x20...:
+                guard byte != 0xEF || !ByteScan.isNonCharacter(input, at: index) else { return false }
+                output.pointee = byte
+                output += 1
+                index += 1
+                continue
+            default:
+                return false
+            }
+            count = output - base
+            reserve(replacement.utf8CodeUnitCount + end - index + 16)
+            output = base + count
+            replacement.withUTF8Buffer { bytes in
+                for byte in bytes {
+                    output.pointee = byte
+                    output += 1
+                }
+            }
+            index += length
+        }
+        count = output - base
+        raw("]]>")
+        return true
+    }
+
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 

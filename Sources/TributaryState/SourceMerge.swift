@@ -119,6 +119,8 @@ public struct SourceMerge: Sendable {
                 }
             }
             update.succeeded(validators: history.validators, httpStatus: httpStatus, feed: history.storedFeed)
+            // The stored ids are as they were: only an answer with the items can move them to a new scheme.
+            update.identityScheme = history.identityScheme
             var merge = SourceMerge(
                 status: .notModified, items: river.sorted { $0.served && !$1.served }, newCount: 0, storedFeed: history.storedFeed,
                 update: update)

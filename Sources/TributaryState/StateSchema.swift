@@ -108,5 +108,8 @@ enum StateSchema {
                 CREATE INDEX items_by_match_key ON items (source, match_key);
                 CREATE INDEX items_by_served ON items (served, source, first_seen);
                 """),
+        // Version 5: the digest of the source's settings its validators were received with (`SourceConfig
+        // .settingsDigest`); validators stored before have none, so each source is read afresh once.
+        Migration(sql: "ALTER TABLE sources ADD COLUMN settings TEXT;"),
     ]
 }

@@ -12,7 +12,7 @@ extension StateStore {
             let sources = try database.prepare(
                 """
                 SELECT name, last_attempt, last_success, consecutive_failures, last_error, last_http_status,
-                       validator_url, etag, last_modified, identity_scheme, feed FROM sources
+                       validator_url, etag, last_modified, identity_scheme, feed, settings FROM sources
                 """)
             while try sources.step() {
                 guard let name = sources.text(0), var history = histories[name] else { continue }
@@ -22,7 +22,8 @@ extension StateStore {
                 history.lastError = sources.text(4)
                 history.lastHTTPStatus = sources.isNull(5) ? nil : sources.int(5)
                 if let url = sources.text(6) {
-                    history.validators = StoredValidators(url: url, etag: sources.text(7), lastModified: sources.text(8))
+                    history.validators = StoredValidators(
+                        url: url, etag: sources.text(7), lastModified: sources.text(8), settings: sources.text(11))
                 }
                 history.identityScheme = sources.isNull(9) ? nil : sources.int(9)
                 history.storedFeed = StoredFeed(text: sources.text(10))
@@ -146,12 +147,13 @@ extension StateStore {
                 let source = try database.prepare(
                     """
                     INSERT INTO sources (name, last_attempt, last_success, consecutive_failures, last_error,
-                        last_http_status, validator_url, etag, last_modified, identity_scheme, feed)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        last_http_status, validator_url, etag, last_modified, identity_scheme, feed, settings)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (name) DO UPDATE SET last_attempt = excluded.last_attempt, last_success = excluded.last_success,
                         consecutive_failures = excluded.consecutive_failures, last_error = excluded.last_error,
                         last_http_status = excluded.last_http_status, validator_url = excluded.validator_url, etag = excluded.etag,
-                        last_modified = excluded.last_modified, identity_scheme = excluded.identity_scheme, feed = excluded.feed
+                        last_modified = excluded.last_modified, identity_scheme = excluded.identity_scheme, feed = excluded.feed,
+                        settings = excluded.settings
                     """)
                 for merge in merges {
                     let update = merge.update
@@ -176,7 +178,7 @@ extension StateStore {
                         name, .real(update.lastAttempt.timeIntervalSince1970), .optional(update.lastSuccess?.timeIntervalSince1970),
                         .integer(update.consecutiveFailures), .optional(update.lastError), .optional(update.lastHTTPStatus),
                         .optional(update.validators?.url), .optional(update.validators?.etag), .optional(update.validators?.lastModified),
-                        .optional(update.identityScheme), .optional(update.feed.encoded)
+                        .optional(update.identityScheme), .optional(update.feed.encoded), .optional(update.validators?.settings)
                     ).run()
                 }
                 try database.prepare("DELETE FROM tombstones WHERE removed < ?")

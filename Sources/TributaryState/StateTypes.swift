@@ -55,12 +55,16 @@ public struct StoredValidators: Sendable, Hashable {
     public var etag: String?
     /// The `Last-Modified` received.
     public var lastModified: String?
+    /// The digest of the source's settings when they were received (`SourceConfig.settingsDigest`): they are sent
+    /// again only while the settings are the same, since a 304 brings back the items made with them.
+    public var settings: String?
 
     /// Creates validators.
-    public init(url: String, etag: String?, lastModified: String?) {
+    public init(url: String, etag: String?, lastModified: String?, settings: String? = nil) {
         self.url = url
         self.etag = etag
         self.lastModified = lastModified
+        self.settings = settings
     }
 }
 

@@ -97,3 +97,49 @@ struct EngineStateTests {
         var all: [RunProgress] { entries.withLock { $0 } }
     }
 }
+
+@Suite("Engine: which validators a run sends")
+struct ValidatorOfferTests {
+    func source(maxItems: Int?, in folder: TemporaryDirectory) throws -> SourceConfig {
+        let loader = ConfigLoader(registry: AdapterRegistry([DatelessAdapter.self]), environment: [:])
+        let limit = maxItems.map { ", max_items: \($0)" } ?? ""
+        let configuration = try loader.load(
+            file: try folder.write("sources:\n  - {name: d, adapter: dateless, ids: \"a\"\(limit)}\n", to: "feeds.yaml"))
+        return try #require(configuration.sources.first)
+    }
+
+    @Test("The stored validators go out only with the settings and the id scheme they were stored with")
+    func offer() throws {
+        let folder = try TemporaryDirectory()
+        let source = try source(maxItems: nil, in: folder)
+        var history = SourceHistory(name: "d")
+        #expect(Engine.offer(history, for: source) == nil, "nothing stored")
+        history.validators = StoredValidators(url: "http://127.0.0.1/a", etag: "\"1\"", lastModified: nil, settings: source.settingsDigest)
+        history.identityScheme = StableID.schemeVersion
+        #expect(Engine.offer(history, for: source)?.validators.etag == "\"1\"")
+        #expect(Engine.offer(history, for: source)?.url == "http://127.0.0.1/a")
+
+        #expect(Engine.offer(history, for: try self.source(maxItems: 5, in: folder)) == nil, "other settings")
+        var older = history
+        older.identityScheme = StableID.schemeVersion - 1
+        #expect(Engine.offer(older, for: source) == nil, "ids of an older scheme must be re-keyed by a full answer")
+        var before = history
+        before.validators?.settings = nil
+        #expect(Engine.offer(before, for: source) == nil, "validators stored before settings were kept")
+    }
+
+    @Test("The settings digest follows what shapes the items, not the source's name, weight, tags or rules")
+    func settingsDigest() throws {
+        let loader = ConfigLoader(registry: AdapterRegistry([DatelessAdapter.self]), environment: [:])
+        let folder = try TemporaryDirectory()
+        func digest(_ entry: String) throws -> String {
+            let configuration = try loader.load(file: try folder.write("sources:\n  - {\(entry)}\n", to: "feeds.yaml"))
+            return try #require(configuration.sources.first).settingsDigest
+        }
+        let base = try digest("name: d, adapter: dateless, ids: \"a,b\"")
+        #expect(try digest("name: e, adapter: dateless, ids: \"a,b\", weight: 2, tags: [x]") == base)
+        #expect(try digest("name: d, adapter: dateless, ids: \"a,b,c\"") != base)
+        #expect(try digest("name: d, adapter: dateless, ids: \"a,b\", max_items: 1") != base)
+        #expect(try digest("name: d, adapter: dateless, ids: \"a,b\", timezone: Asia/Shanghai") != base)
+    }
+}

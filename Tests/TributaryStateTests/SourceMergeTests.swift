@@ -186,6 +186,19 @@ struct SourceMergeTests {
         #expect(failed.status == .failed && failed.items.isEmpty)
     }
 
+    @Test("A 304 after a change of id scheme leaves the stored ids on the old scheme, so the next answer re-keys them")
+    func notModifiedKeepsTheOldScheme() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        try timeline.run(Timeline.fetched(["old-a"]))
+        try timeline.store.execute("UPDATE sources SET identity_scheme = \(StableID.schemeVersion - 1)")
+        try timeline.run(.notModified(httpStatus: 304))
+        #expect(try timeline.store.histories(for: ["s"])["s"]?.identityScheme == StableID.schemeVersion - 1)
+        let items = [Item(id: "new-a", source: "s", url: "https://e.com/old-a", title: "Title old-a")]
+        let migrated = try timeline.run(.fetched(items: items, feed: nil, validators: nil, httpStatus: 200))
+        #expect(migrated.newCount == 0, "re-keyed, not new")
+        #expect(try timeline.store.histories(for: ["s"])["s"]?.items.map(\.item.id) == ["new-a"])
+    }
+
     @Test("A change of id scheme re-keys stored items by link and title instead of making them new")
     func identityMigration() throws {
         var timeline = try Timeline(try TemporaryDirectory())

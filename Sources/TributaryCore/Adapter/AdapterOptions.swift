@@ -29,6 +29,11 @@ public struct AdapterOptions: Sendable {
     /// The value of an option, or its default; nil when neither exists.
     public subscript(name: String) -> OptionValue? { values[name] }
 
+    /// Every value in full, by name, for a digest of the source's settings.
+    var digestText: String {
+        values.sorted { $0.key < $1.key }.map { OptionValue.string($0.key).digestText + $0.value.digestText }.joined()
+    }
+
     /// Whether the source wrote the option itself (rather than taking the default).
     public func isSet(_ name: String) -> Bool { positions[name] != nil }
 

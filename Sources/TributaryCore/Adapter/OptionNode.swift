@@ -55,6 +55,17 @@ public struct OptionNode: Sendable, Hashable {
         pairs?.first { $0.key == key }?.value
     }
 
+    /// The node in full (its positions left out), for a digest; see `OptionValue.digestText`.
+    var digestText: String {
+        switch content {
+        case .scalar(nil): "~"
+        case .scalar(let text?): OptionValue.string(text).digestText
+        case .list(let items): "l\(items.count)[" + items.map(\.digestText).joined() + "]"
+        case .mapping(let pairs):
+            "m\(pairs.count){" + pairs.map { OptionValue.string($0.key).digestText + $0.value.digestText }.joined() + "}"
+        }
+    }
+
     /// How the node is named in "found …" messages.
     public var shape: String {
         switch content {

@@ -129,6 +129,16 @@ public struct SourceConfig: Sendable {
     public var options: AdapterOptions
     /// Where the source's entry starts in the file.
     public var line: Int
+
+    /// A digest of what shapes the items made of the source's answers (its adapter and options, item limit and time
+    /// zone) and of the Tributary that makes them. The state keeps it with the source's validators and sends them
+    /// again only while it is the same: after a change a 304 would bring back items made the old way, so the source
+    /// is read afresh once instead.
+    public var settingsDigest: String {
+        StableID.digest([
+            Tributary.version, adapterKind, maxItems.map(String.init) ?? "-", timeZone ?? "-", options.digestText,
+        ])
+    }
 }
 
 /// The `dedup:` section.

@@ -337,10 +337,7 @@ public struct Engine: Sendable {
                     var done: [(Int, Outcome)] = []
                     while let index = queue.next() {
                         let source = sources[index]
-                        let offer = histories[source.name]?.validators.map { stored in
-                            FetchLog.Offer(
-                                url: stored.url, validators: CacheValidators(etag: stored.etag, lastModified: stored.lastModified))
-                        }
+                        let offer = Self.offer(histories[source.name], for: source)
                         var outcome = await fetch(
                             source, configuration: configuration, now: now, log: FetchLog(offer: offer, onBytes: progress.received))
                         progress.finished(failed: !outcome.report.succeeded)
@@ -361,6 +358,15 @@ public struct Engine: Sendable {
             }
             return results.compactMap { $0 }
         }
+    }
+
+    /// The validators to send for `source`: the stored ones, while the items stored with them were made as this run
+    /// would make them (the same settings, and ids of the current scheme: a 304 skips the migration of stored ids).
+    static func offer(_ history: SourceHistory?, for source: SourceConfig) -> FetchLog.Offer? {
+        guard let history, let stored = history.validators, stored.settings == source.settingsDigest,
+            history.identityScheme == StableID.schemeVersion
+        else { return nil }
+        return FetchLog.Offer(url: stored.url, validators: CacheValidators(etag: stored.etag, lastModified: stored.lastModified))
     }
 
     private func fetch(_ source: SourceConfig, configuration: Configuration, now: Date, log: FetchLog) async -> Outcome {
@@ -396,7 +402,9 @@ public struct Engine: Sendable {
             }
             logger.info("\(result.items.count) items in \(report.duration.secondsText)", source: source.name)
             let validators = wire.firstURL.flatMap { url in
-                wire.firstValidators.map { StoredValidators(url: url, etag: $0.etag, lastModified: $0.lastModified) }
+                wire.firstValidators.map {
+                    StoredValidators(url: url, etag: $0.etag, lastModified: $0.lastModified, settings: source.settingsDigest)
+                }
             }
             return Outcome(
                 source: source, feed: result.feed, report: report,

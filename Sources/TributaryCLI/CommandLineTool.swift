@@ -81,6 +81,8 @@ public enum CommandLineTool {
             "  1  configuration or usage error (nothing fetched or written)",
             "  2  partial failure (some sources failed; outputs written from the others)",
             "  3  nothing could be produced (every source failed, or no output could be written)",
+            "  4  another run holds the state's lock (and --wait was not given, or ran out)",
+            "  5  the state file cannot be used (damaged, newer, read-only); see 'run --help'",
         ]
         return lines.joined(separator: "\n")
     }
@@ -105,6 +107,13 @@ struct CommandContext: Sendable {
 
     /// Loads the configuration, printing every error; nil when it is invalid.
     func loadConfiguration(_ arguments: ParsedArguments) -> Configuration? {
+        var errors: [String] = []
+        return loadConfiguration(arguments, errors: &errors)
+    }
+
+    /// Loads the configuration, printing every error and handing them to `errors` as well (for a report); nil when
+    /// it is invalid.
+    func loadConfiguration(_ arguments: ParsedArguments, errors: inout [String]) -> Configuration? {
         let path = CommonOptions.configPath(arguments)
         let loader = ConfigLoader(registry: AdapterCatalog.registry, environment: environment)
         do {
@@ -113,6 +122,7 @@ struct CommandContext: Sendable {
             for problem in error.errors { console.diagnostic(problem.description) }
             let count = error.errors.count
             console.diagnostic("\(CommandLineTool.programName): \(count) error\(count == 1 ? "" : "s") in \(path)")
+            errors = error.errors.map(\.description)
             return nil
         }
     }

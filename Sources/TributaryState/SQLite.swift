@@ -87,6 +87,19 @@ final class SQLiteConnection {
         return try statement.step() ? statement.text(0) : nil
     }
 
+    /// Copies the whole database into `target` (SQLite's online backup), e.g. into a database in memory.
+    func copy(into target: SQLiteConnection) throws(SQLiteError) {
+        guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
+            throw target.error(sqlite3_errcode(target.handle))
+        }
+        let code = sqlite3_backup_step(backup, -1)
+        sqlite3_backup_finish(backup)
+        guard code == SQLITE_DONE else { throw error(code) }
+    }
+
+    /// Whether the file can be read but not written (its permissions, or a read-only file system).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     /// The error for a result code, with the connection's message.
     func error(_ code: Int32) -> SQLiteError {
         SQLiteError(code: code & 0xFF, message: lastMessage)

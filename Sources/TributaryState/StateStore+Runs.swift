@@ -76,7 +76,7 @@ extension StateStore {
                 try Self.readItems(of: names, from: database, where: "source = ?", name)
             } ?? [:]
         }
-        guard let other = try? SQLiteConnection(path: path, readOnly: true) else {
+        guard readsFile, let other = try? SQLiteConnection(path: path, readOnly: true) else {
             return try Self.readItems(of: names, from: database, where: nil, nil)
         }
         let middle = sorted[sorted.count / 2]
@@ -121,7 +121,7 @@ extension StateStore {
     /// for ever.
     ///
     /// `keepsItems` says that the merges change no item (a run that keeps the river): the recorded ``RiverFacts`` stay
-    /// true. Any other commit records them anew, counted after its changes.
+    /// true, unless a source is forgotten. Any other commit records them anew, counted after its changes.
     public func commit(
         _ merges: [SourceMerge], run: RunRecord, retention: TimeInterval, meta: [String: String?] = [:],
         configured: Set<String>? = nil, keepsItems: Bool = false
@@ -183,8 +183,10 @@ extension StateStore {
                 }
                 try database.prepare("DELETE FROM tombstones WHERE removed < ?")
                     .bind(.real(run.started.timeIntervalSince1970 - retention)).run()
+                var forgotSome = false
                 if let configured {
-                    try Self.forgetSources(outside: configured, before: run.started.timeIntervalSince1970 - retention, in: database)
+                    forgotSome = try Self.forgetSources(
+                        outside: configured, before: run.started.timeIntervalSince1970 - retention, in: database)
                 }
                 let previousRun = try database.integer("SELECT MAX(id) FROM runs") ?? 0
                 try database.prepare(
@@ -199,7 +201,7 @@ extension StateStore {
                 // The facts say through which run they hold: a commit by a build that does not keep them (an older one)
                 // adds a run and leaves them behind, and they are counted anew.
                 let thisRun = try database.integer("SELECT MAX(id) FROM runs") ?? 0
-                if keepsItems {
+                if keepsItems && !forgotSome {
                     try database.prepare("UPDATE meta SET value = ? WHERE key = ? AND value = ?")
                         .bind(.text(String(thisRun)), .text(RiverFacts.runKey), .text(String(previousRun))).run()
                 } else {
@@ -210,8 +212,10 @@ extension StateStore {
         }
     }
 
+    /// Forgets the sources outside `configured` that no run has fetched since `cutoff`, with their items and tombstones;
+    /// true when it forgot some.
     private static func forgetSources(outside configured: Set<String>, before cutoff: Double, in database: SQLiteConnection)
-        throws(SQLiteError)
+        throws(SQLiteError) -> Bool
     {
         let sources = try database.prepare("SELECT name, last_attempt FROM sources")
         var forgotten: [String] = []
@@ -225,6 +229,7 @@ extension StateStore {
         }
         let delete = try database.prepare("DELETE FROM sources WHERE name = ?")
         for name in forgotten { try delete.bind(.text(name)).run() }
+        return !forgotten.isEmpty
     }
 
     /// A value the engine keeps between runs, e.g. what its last outputs were made from.

@@ -30,7 +30,8 @@ public struct StateError: Error, Sendable, CustomStringConvertible {
             "state file \(path) was written by a newer Tributary (schema \(found); this one knows up to \(supported)); "
                 + "it was left untouched: upgrade Tributary, or use another file with --state"
         case .unusable:
-            "state file \(path) cannot be used: \(detail)"
+            "state file \(path) cannot be used: \(detail); check that it and its folder are writable by the user running "
+                + "Tributary and that the disk has room, or use another file with --state, or --no-state"
         }
     }
 }
@@ -44,6 +45,9 @@ public final class StateStore: @unchecked Sendable {
     /// Guards `connection`: the store is shared by the engine's tasks, SQLite's handle is not.
     private let lock = NSLock()
     private var connection: SQLiteConnection?
+    /// Whether `connection` reads the file itself (rather than a migrated copy in memory), so that a second
+    /// connection to the file sees the same data.
+    let readsFile: Bool
 
     /// The schema version this build reads and writes.
     public static var schemaVersion: Int { StateSchema.current }
@@ -56,6 +60,7 @@ public final class StateStore: @unchecked Sendable {
     /// Opens the state, applying migrations only up to `version` (tests use this to make old files).
     init(path: String, upTo version: Int) throws(StateError) {
         self.path = path
+        readsFile = true
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             do {
@@ -71,21 +76,65 @@ public final class StateStore: @unchecked Sendable {
             throw Self.error(error, path: path)
         }
         connection = database
-        // Reading the version is the first thing that touches the file, so a file that is not a
-        // database fails here, before anything is written.
-        let found = try access { database throws(SQLiteError) in try database.integer("PRAGMA user_version") ?? 0 }
-        guard found <= StateSchema.current else {
-            throw StateError(kind: .newerSchema(found: found, supported: StateSchema.current), path: path, detail: "schema \(found)")
+        let found = try Self.schemaVersion(of: database, path: path)
+        // Found now, not when the run stores its outcome at the end (having fetched everything and written the
+        // outputs, only to count every item as new again next time).
+        if database.isReadOnly {
+            throw StateError(kind: .unusable, path: path, detail: "it is read-only")
         }
         try access { database throws(SQLiteError) in
             try Self.migrate(database, from: found, to: version)
         }
     }
 
-    /// Opens an existing state without writing to it (for `status` and dry runs); nil when there is none.
+    /// Opens the state at `path` to read it, writing nothing to it: no migration (a file of an older schema is read
+    /// through a migrated copy in memory), no check recorded, no change of journal mode; works for a user who may
+    /// only read the file.
+    private init(readingOnly path: String) throws(StateError) {
+        self.path = path
+        let file: SQLiteConnection
+        do {
+            file = try SQLiteConnection(path: path)
+        } catch {
+            throw Self.error(error, path: path)
+        }
+        let found = try Self.schemaVersion(of: file, path: path)
+        guard found < StateSchema.current else {
+            connection = file
+            readsFile = true
+            return
+        }
+        do {
+            let copy = try SQLiteConnection(path: ":memory:")
+            try file.copy(into: copy)
+            try Self.migrate(copy, from: found, to: StateSchema.current, checks: false)
+            connection = copy
+        } catch {
+            throw Self.error(error, path: path)
+        }
+        readsFile = false
+    }
+
+    /// The file's schema version; refuses a newer one. Reading it is the first thing that touches the file, so a
+    /// file that is not a database fails here, before anything is written.
+    private static func schemaVersion(of database: SQLiteConnection, path: String) throws(StateError) -> Int {
+        let found: Int
+        do {
+            found = try database.integer("PRAGMA user_version") ?? 0
+        } catch {
+            throw Self.error(error, path: path)
+        }
+        guard found <= StateSchema.current else {
+            throw StateError(kind: .newerSchema(found: found, supported: StateSchema.current), path: path, detail: "schema \(found)")
+        }
+        return found
+    }
+
+    /// Opens an existing state to read it without writing anything to it (for `status` and dry runs); nil when there
+    /// is none.
     public static func openExisting(path: String) throws(StateError) -> StateStore? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try StateStore(path: path)
+        return try StateStore(readingOnly: path)
     }
 
     /// Moves a damaged state file (and its journal files) aside and returns where it went.
@@ -155,8 +204,10 @@ public final class StateStore: @unchecked Sendable {
     /// The page size of a new file, in bytes.
     static let pageSize = 16_384
 
-    private static func migrate(_ database: SQLiteConnection, from version: Int, to target: Int) throws(SQLiteError) {
-        if version > 0 {
+    /// Takes the file from `version` to `target`; with `checks`, it also runs the periodic structural check and
+    /// records it (a copy in memory has nothing to check).
+    private static func migrate(_ database: SQLiteConnection, from version: Int, to target: Int, checks: Bool = true) throws(SQLiteError) {
+        if version > 0, checks {
             let now = Date().timeIntervalSince1970
             let checked = try database.text("SELECT value FROM meta WHERE key = ?", parameter: checkedKey).flatMap(Double.init)
             if checked.map({ !(0..<checkInterval).contains(now - $0) }) ?? true {

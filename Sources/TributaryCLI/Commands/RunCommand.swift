@@ -78,9 +78,18 @@ enum RunCommand: Command {
         if arguments.flag("no-state"), arguments.value("state") != nil || arguments.flag("reset-state") {
             usage.append("option '--no-state' cannot be combined with '--state' or '--reset-state'")
         }
+        if arguments.flag("dry-run"), arguments.flag("reset-state") {
+            usage.append("option '--reset-state' cannot be combined with '--dry-run', which writes nothing")
+        }
         guard usage.isEmpty else {
             context.console.diagnostic(
                 UsageError(messages: usage).rendered(programName: CommandLineTool.programName, commandName: spec.name))
+            if let path = arguments.value("report") {
+                let report = RunReportTable.json(
+                    stoppedWith: .usage, errors: usage, configuration: CommonOptions.configPath(arguments), started: Date(),
+                    duration: .zero)
+                writeReport(report, to: path, context: context)
+            }
             return ExitStatus.usage.rawValue
         }
         guard let every = choices.every else {
@@ -97,7 +106,22 @@ enum RunCommand: Command {
     static func runOnce(
         _ arguments: ParsedArguments, choices: Choices, context: CommandContext, resetState: Bool, last: Bool = false
     ) async -> Int32 {
-        guard let configuration = context.loadConfiguration(arguments) else { return ExitStatus.usage.rawValue }
+        // A run that stops before fetching still leaves its report, so that monitoring never reads an older run's.
+        let started = Date()
+        let startInstant = ContinuousClock.now
+        func stopped(_ status: ExitStatus, _ errors: [String], configuration: String) -> Int32 {
+            if let path = arguments.value("report") {
+                let report = RunReportTable.json(
+                    stoppedWith: status, errors: errors, configuration: configuration, started: started,
+                    duration: ContinuousClock.now - startInstant)
+                writeReport(report, to: path, context: context)
+            }
+            return status.rawValue
+        }
+        var configurationErrors: [String] = []
+        guard let configuration = context.loadConfiguration(arguments, errors: &configurationErrors) else {
+            return stopped(.usage, configurationErrors, configuration: CommonOptions.configPath(arguments))
+        }
         let only = arguments.values("source")
         let unknown = only.filter { name in !configuration.sources.contains { $0.name == name } }
         guard unknown.isEmpty else {
@@ -110,7 +134,7 @@ enum RunCommand: Command {
             }
             context.console.diagnostic(
                 UsageError(messages: messages).rendered(programName: CommandLineTool.programName, commandName: spec.name))
-            return ExitStatus.usage.rawValue
+            return stopped(.usage, messages, configuration: configuration.file)
         }
 
         let level = CommonOptions.level(arguments)
@@ -122,30 +146,39 @@ enum RunCommand: Command {
         let logger = context.logger(level: level)
         let dryRun = arguments.flag("dry-run")
 
-        // The lock comes first, so that a second run never even reads a state the first is writing.
+        // The lock comes first, so that a second run never even reads a state the first is writing. A dry run only
+        // reads the state (a snapshot, as the log gives every reader), so it takes no lock and may overlap a run.
         var lock: RunLock?
         var state: StateStore?
         let statePath = arguments.flag("no-state") ? nil : CommonOptions.statePath(arguments, configuration: configuration)
-        if let statePath {
+        if let statePath, dryRun {
+            do {
+                state = try StateStore.openExisting(path: statePath)
+            } catch {
+                context.console.diagnostic("\(CommandLineTool.programName): \(error.description)")
+                return stopped(.stateUnusable, [error.description], configuration: configuration.file)
+            }
+        } else if let statePath {
             do {
                 try FileManager.default.createDirectory(
                     atPath: (statePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 lock = try RunLock(path: statePath + ".lock", wait: choices.wait)
             } catch let failure as RunLock.Failure {
                 context.console.diagnostic("\(CommandLineTool.programName): \(failure.description)")
-                return failure.isHeld ? ExitStatus.locked.rawValue : ExitStatus.stateUnusable.rawValue
+                return stopped(failure.isHeld ? .locked : .stateUnusable, [failure.description], configuration: configuration.file)
             } catch {
-                context.console.diagnostic("\(CommandLineTool.programName): cannot create the state's folder for \(statePath): \(error)")
-                return ExitStatus.stateUnusable.rawValue
+                let message = "cannot create the state's folder for \(statePath): \(error.localizedDescription)"
+                context.console.diagnostic("\(CommandLineTool.programName): \(message)")
+                return stopped(.stateUnusable, [message], configuration: configuration.file)
             }
             do {
                 if resetState, let moved = try StateStore.moveAside(path: statePath) {
                     context.console.diagnostic("\(CommandLineTool.programName): moved the state file aside to \(moved); starting a new one")
                 }
-                state = dryRun ? try StateStore.openExisting(path: statePath) : try StateStore(path: statePath)
+                state = try StateStore(path: statePath)
             } catch {
                 context.console.diagnostic("\(CommandLineTool.programName): \(error.description)")
-                return ExitStatus.stateUnusable.rawValue
+                return stopped(.stateUnusable, [error.description], configuration: configuration.file)
             }
         }
         defer {
@@ -179,15 +212,19 @@ enum RunCommand: Command {
             context.console.diagnostic(summary(of: report, dryRun: dryRun))
         }
         if let path = arguments.value("report") {
-            let url = CommonOptions.commandLinePath(path)
-            do {
-                try AtomicFile.write(RunReportTable.json(report, configuration: configuration.file), to: url)
-            } catch {
-                context.console.diagnostic("\(CommandLineTool.programName): cannot write the report to \(path): \(error.description)")
-            }
+            writeReport(RunReportTable.json(report, configuration: configuration.file), to: path, context: context)
         }
         if last { KeptUntilExit.keep(report) }
         return report.status.rawValue
+    }
+
+    /// Writes the JSON report where `--report` says; a failure is told on standard error.
+    private static func writeReport(_ bytes: [UInt8], to path: String, context: CommandContext) {
+        do {
+            try AtomicFile.write(bytes, to: CommonOptions.commandLinePath(path))
+        } catch {
+            context.console.diagnostic("\(CommandLineTool.programName): cannot write the report to \(path): \(error.description)")
+        }
     }
 
     /// How many failed sources the summary line names.

@@ -36,6 +36,7 @@ enum RunReportTable {
         root["river_unchanged"] = .bool(report.unchangedRiverCount != nil)
         root["new_items"] = (report.riverNewItemCount ?? report.newItemCount).map { .number(JSONNumber($0)) } ?? .null
         root["state_error"] = report.stateFailure.map(JSONValue.string) ?? .null
+        root["error"] = .null
         root["sources"] = .array(
             report.sources.map { source in
                 var entry = JSONObject()
@@ -61,6 +62,26 @@ enum RunReportTable {
                 entry["unchanged"] = .bool(output.unchanged)
                 return .object(entry)
             })
+        return JSONWriter.bytes(from: .object(root), style: .pretty) + [0x0A]
+    }
+
+    /// The report of a run that stopped before fetching (a configuration error, the lock held, the state unusable):
+    /// the keys of a full report, with no source or output, and `error` saying why.
+    static func json(
+        stoppedWith status: ExitStatus, errors: [String], configuration: String, started: Date, duration: Duration
+    ) -> [UInt8] {
+        var root = JSONObject()
+        root["configuration"] = .string(configuration)
+        root["started"] = .string(RFC3339.string(from: started))
+        root["duration_seconds"] = number(duration.inSeconds)
+        root["exit_status"] = .number(JSONNumber(Int(status.rawValue)))
+        root["items"] = .null
+        root["river_unchanged"] = .bool(false)
+        root["new_items"] = .null
+        root["state_error"] = status == .stateUnusable ? .string(errors.joined(separator: "\n")) : .null
+        root["error"] = .string(errors.joined(separator: "\n"))
+        root["sources"] = .array([])
+        root["outputs"] = .array([])
         return JSONWriter.bytes(from: .object(root), style: .pretty) + [0x0A]
     }
 

@@ -56,24 +56,29 @@ enum StatusCommand: Command {
         var text = "state: \(path)\n\nlast runs (newest first):\n"
         if runs.isEmpty { text += "  none\n" }
         for run in runs {
-            text += "  \(RFC3339.string(from: run.started))  exit \(run.status)  \(run.sources) sources"
+            text += "  \(RFC3339.string(from: run.started))  exit \(run.status)  \(run.sources) source\(run.sources == 1 ? "" : "s")"
             text += run.failed > 0 ? " (\(run.failed) failed)" : ""
-            text += ", \(run.items) items (\(run.newItems) new) in \(Duration.seconds(run.duration).secondsText)\n"
+            text +=
+                ", \(run.items) item\(run.items == 1 ? "" : "s") (\(run.newItems) new) in \(Duration.seconds(run.duration).secondsText)\n"
         }
-        var rows = [["source", "health", "last success", "failures", "stored", "last error"]]
+        var rows = [["source", "health", "last success", "failures", "http", "stored", "last error"]]
         var known = Set<String>()
+        let names = Set(configured.map(\.name))
         for source in health {
             known.insert(source.name)
-            let state = source.consecutiveFailures == 0 ? "ok" : source.lastSuccess == nil ? "never worked" : "failing"
+            var state = source.consecutiveFailures == 0 ? "ok" : source.lastSuccess == nil ? "never worked" : "failing"
+            // Kept for `retention` after its last run, in case it comes back; then a run forgets it.
+            if !names.contains(source.name) { state = "not configured" }
             rows.append([
                 source.name, state, source.lastSuccess.map(RFC3339.string(from:)) ?? "never", String(source.consecutiveFailures),
-                String(source.storedItems), source.lastError.map { String($0.prefix { $0 != "\n" }) } ?? "",
+                source.lastHTTPStatus.map(String.init) ?? "-", String(source.storedItems),
+                source.lastError.map { String($0.prefix { $0 != "\n" }) } ?? "",
             ])
         }
         for source in configured where !known.contains(source.name) {
-            rows.append([source.name, source.enabled ? "not run yet" : "disabled", "never", "0", "0", ""])
+            rows.append([source.name, source.enabled ? "not run yet" : "disabled", "never", "0", "-", "0", ""])
         }
-        text += "\nsources:\n" + TextTable.render(rows, rightAligned: [3, 4], indent: "  ") + "\n"
+        text += "\nsources:\n" + TextTable.render(rows, rightAligned: [3, 4, 5], indent: "  ") + "\n"
         return text
     }
 }

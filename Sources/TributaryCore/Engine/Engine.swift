@@ -292,7 +292,7 @@ public struct Engine: Sendable {
                 run: RunRecord(
                     started: started, duration: report.duration.inSeconds, status: Int(report.status.rawValue), sources: reports.count,
                     failed: 0, items: report.unchangedRiverCount ?? 0, newItems: 0),
-                retention: configuration.retention.inSeconds, keepsItems: true)
+                retention: configuration.retention.inSeconds, configured: Set(configuration.sources.map(\.name)), keepsItems: true)
             logger.info("no source changed the river: the outputs stay as they are")
             return report
         } catch {

@@ -1,0 +1,97 @@
+import Foundation
+import TestSupport
+import Testing
+import TributaryModel
+
+@testable import TributaryState
+
+/// `status` and dry runs read the state and write nothing to it, whoever runs them.
+@Suite("State store: opened only to read")
+struct ReadOnlyStateTests {
+    let now = Date(timeIntervalSince1970: 1_780_000_000)
+
+    /// The bytes of the state's database and log as they are on disk (a reader marks where it reads in the log's
+    /// shared index, `-shm`, which is not the state).
+    static func files(_ path: String) -> [String: Data] {
+        var files: [String: Data] = [:]
+        for suffix in ["", "-wal"] { files[suffix] = FileManager.default.contents(atPath: path + suffix) }
+        return files
+    }
+
+    @Test("A file of an older schema is read through a migrated copy: the file keeps its version and its bytes")
+    func olderSchemaIsReadNotMigrated() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite")
+        let item = Item(id: "x1", source: "news", url: "https://e.com/x", title: "Old item")
+        do {
+            let old = try StateStore(path: path, upTo: 1)
+            try old.access { database throws(SQLiteError) in
+                try database.prepare(
+                    "INSERT INTO items (source, id, first_seen, last_seen, served, data) VALUES ('news', 'x1', 100, 200, 1, ?)"
+                ).bind(.blob(ItemCodec.encode(item))).run()
+                try database.execute(
+                    "INSERT INTO sources (name, last_success, consecutive_failures) VALUES ('news', 200, 0)")
+            }
+            old.close()
+        }
+        let before = Self.files(path)
+
+        let store = try #require(try StateStore.openExisting(path: path))
+        #expect(try store.integer("PRAGMA user_version") == StateStore.schemaVersion, "the copy is migrated")
+        let history = try #require(try store.histories(for: ["news", "other"])["news"])
+        #expect(history.items.map(\.item) == [item])
+        #expect(try store.sourceHealth().map(\.name) == ["news"])
+        #expect(try store.recentRuns(limit: 5).isEmpty, "the first version kept no runs")
+        store.close()
+
+        #expect(Self.files(path) == before, "nothing was written to the file")
+        let file = try SQLiteConnection(path: path, readOnly: true)
+        #expect(try file.integer("PRAGMA user_version") == 1)
+    }
+
+    @Test("A file due for its structural check is read without the check being recorded")
+    func noCheckIsRecorded() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite")
+        do {
+            let store = try StateStore(path: path)
+            try store.access { database throws(SQLiteError) in
+                try database.execute("UPDATE meta SET value = '0' WHERE key = '\(StateStore.checkedKey)'")
+            }
+            store.close()
+        }
+        let before = Self.files(path)
+        let store = try #require(try StateStore.openExisting(path: path))
+        _ = try store.histories(for: ["news"])
+        store.close()
+        #expect(Self.files(path) == before)
+        let file = try SQLiteConnection(path: path, readOnly: true)
+        #expect(try file.text("SELECT value FROM meta WHERE key = ?", parameter: StateStore.checkedKey) == "0")
+    }
+
+    @Test("Opening for a run does the check that is due and records it")
+    func aRunRecordsTheCheck() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite")
+        do {
+            let store = try StateStore(path: path)
+            try store.access { database throws(SQLiteError) in
+                try database.execute("UPDATE meta SET value = '0' WHERE key = '\(StateStore.checkedKey)'")
+            }
+            store.close()
+        }
+        let store = try StateStore(path: path)
+        let checked = try store.access { database throws(SQLiteError) in
+            try database.text("SELECT value FROM meta WHERE key = ?", parameter: StateStore.checkedKey)
+        }
+        #expect(checked.flatMap(Double.init).map { $0 > 0 } == true)
+    }
+
+    @Test("No state file: nothing to open, and none is made")
+    func missingFile() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("sub/state.sqlite")
+        #expect(try StateStore.openExisting(path: path) == nil)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("sub")))
+    }
+}

@@ -33,6 +33,13 @@ struct RunLoop {
 }
 
 /// Catches SIGTERM and SIGINT (instead of dying at once) and remembers that one arrived.
+///
+/// On Linux, Dispatch installs its own handler for a signal when it registers the source, on a
+/// thread of its own a little after `resume()`. Until then the default disposition stands, so a
+/// signal in that moment ends the process as it would have before the loop started; `init`
+/// returns only once both sources are registered. (Setting the signals to `SIG_IGN` first, as
+/// on Darwin, made a signal in that moment vanish: about one in six sent just as a first run
+/// began waiting for the lock.)
 private final class StopSignal {
     /// The signal that arrived, set from Dispatch's queue.
     private final class Received: Sendable {
@@ -42,23 +49,31 @@ private final class StopSignal {
     private let received = Received()
     private let sources: [any DispatchSourceSignal]
 
+    /// How long `init` waits for Dispatch to register the sources before going on regardless.
+    private static let registrationLimit: DispatchTimeInterval = .seconds(5)
+
+    /// Starts catching the signals.
     init() {
         let received = received
+        let registered = DispatchSemaphore(value: 0)
         sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { received.number.withLock { $0 = number } }
+            source.setRegistrationHandler { registered.signal() }
             source.resume()
             return source
         }
+        for _ in sources { _ = registered.wait(timeout: .now() + Self.registrationLimit) }
     }
 
     deinit {
         for source in sources { source.cancel() }
     }
 
+    /// Whether SIGTERM or SIGINT has arrived; safe to ask from any thread.
     var requested: Bool { received.number.withLock { $0 != nil } }
 
+    /// The name of the signal that arrived, if one did.
     var signalName: String? {
         received.number.withLock { number in
             switch number {

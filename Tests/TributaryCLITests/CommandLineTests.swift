@@ -230,3 +230,47 @@ extension CommandLineTests {
         #expect(tags["notes"]?.contains("中文") == false, "an explicit key wins over the merged one")
     }
 }
+
+extension CommandLineTests {
+    @Test func heldLockSaysToWaitOrHowLongItWaited() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        let config = try folder.write(CLIFixtures.standardConfig, to: "feeds.yaml")
+        let state = folder.path("state.sqlite")
+        let held = try HeldLock(path: state + ".lock")
+        defer { held.release() }
+        let holder = "\(held.path) (PID \(getpid()))"
+
+        let refused = await run(["run", "-c", config, "--state", state])
+        #expect(refused.status == 4)
+        #expect(refused.err == "tributary: another run holds the lock \(holder); use --wait to wait for it to finish\n")
+
+        let waited = await run(["run", "-c", config, "--state", state, "--wait=1s"])
+        #expect(waited.status == 4)
+        #expect(
+            waited.err == """
+                tributary: waiting for the lock \(held.path) held by PID \(getpid()) (at most 1s)
+                tributary: another run still holds the lock \(holder) after waiting 1s
+
+                """)
+
+        let quiet = await run(["run", "-c", config, "--state", state, "--wait=500ms", "-q"])
+        #expect(quiet.status == 4)
+        #expect(quiet.err == "tributary: another run still holds the lock \(holder) after waiting 500ms\n", "-q: no waiting line")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out")), "nothing was written")
+    }
+
+    @Test func unusableLockFileSaysWhatToDo() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        let config = try folder.write(CLIFixtures.standardConfig, to: "feeds.yaml")
+        let state = folder.path("state.sqlite")
+        // A folder where the lock file should be: open(2) refuses it even to root, as it refuses
+        // a file in a folder the user cannot write to.
+        try FileManager.default.createDirectory(atPath: state + ".lock", withIntermediateDirectories: true)
+        let result = await run(["run", "-c", config, "--state", state])
+        #expect(result.status == 5)
+        #expect(
+            result.err
+                == "tributary: cannot use the lock file \(state).lock: Is a directory; the folder must be writable by the user"
+                + " running tributary; or use --state FILE or --no-state\n")
+    }
+}

@@ -354,6 +354,85 @@ struct StateEndToEndTests {
         #expect((status & 0x7f) == 0, "it exited rather than dying of the signal")
         #expect((status >> 8) & 0xff == 0)
     }
+
+    @Test(
+        "run --every --wait stops waiting for the lock at once on SIGTERM or SIGINT: no run starts, exit 0",
+        arguments: [SIGTERM, SIGINT])
+    func everyStopsWhileWaitingForTheLock(_ signal: Int32) async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/feed.xml", .ok(body: Self.rss(["x"]), contentType: "application/rss+xml"))
+        let folder = try TemporaryDirectory()
+        try folder.write(Self.config(server, paths: ["feed.xml"]), to: "feeds.yaml")
+        let held = try HeldLock(path: folder.path(".tributary/state.sqlite.lock"))
+        defer { held.release() }
+
+        let pid = try ChildProcess([TributaryBinary.path, "run", "--every", "1h", "--wait"], directory: folder.url.path)
+            .spawn(standardOutput: "/dev/null", standardError: folder.path("stderr.txt"))
+        var status: Int32?
+        defer { if status == nil { Self.killAndReap(pid) } }
+        let waiting = "tributary: waiting for the lock \(held.path) held by PID \(getpid()) (at most 1h)\n"
+        #expect(await Self.waitUntil(folder.path("stderr.txt"), contains: waiting), "it said it waits")
+        kill(pid, signal)
+        // An hour's wait and an hour between runs: only the signal can end it within the minute.
+        status = await Self.exitStatus(of: pid, within: .seconds(60))
+        let raw = try #require(status, "it exited soon after the signal")
+        let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+        #expect(try folder.read("stderr.txt") == waiting + "tributary: stopping on signal \(name)\n")
+        #expect((raw & 0x7f) == 0 && (raw >> 8) & 0xff == 0, "it exited with status 0, not of the signal: \(raw)")
+        #expect(server.requestCount("/feed.xml") == 0, "no run started")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out/river.json")))
+    }
+
+    @Test("A single run --wait ends at once on SIGTERM while it waits for the lock, as any process does")
+    func singleRunDiesWhileWaitingForTheLock() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/feed.xml", .ok(body: Self.rss(["x"]), contentType: "application/rss+xml"))
+        let folder = try TemporaryDirectory()
+        try folder.write(Self.config(server, paths: ["feed.xml"]), to: "feeds.yaml")
+        let held = try HeldLock(path: folder.path(".tributary/state.sqlite.lock"))
+        defer { held.release() }
+
+        let pid = try ChildProcess([TributaryBinary.path, "run", "--wait"], directory: folder.url.path)
+            .spawn(standardOutput: "/dev/null", standardError: folder.path("stderr.txt"))
+        var status: Int32?
+        defer { if status == nil { Self.killAndReap(pid) } }
+        #expect(await Self.waitUntil(folder.path("stderr.txt"), contains: "waiting for the lock"))
+        kill(pid, SIGTERM)
+        status = await Self.exitStatus(of: pid, within: .seconds(60))
+        let raw = try #require(status, "it ended soon after the signal")
+        #expect((raw & 0x7f) == SIGTERM, "SIGTERM's default disposition ended it: \(raw)")
+        #expect(server.requestCount("/feed.xml") == 0, "no run started")
+    }
+
+    /// Polls `path` until it contains `text`, for at most a minute.
+    static func waitUntil(_ path: String, contains text: String) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let content = try? String(contentsOfFile: path, encoding: .utf8), content.contains(text) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// The raw `waitpid` status of `pid` once it ends, or nil if it is still running after `limit`.
+    static func exitStatus(of pid: pid_t, within limit: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + limit
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) != pid {
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return status
+    }
+
+    /// Ends `pid` with SIGKILL and reaps it (a test that failed must not leave it running).
+    static func killAndReap(_ pid: pid_t) {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
 }
 
 @Suite("Progress line")

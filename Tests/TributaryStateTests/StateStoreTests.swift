@@ -489,7 +489,7 @@ struct RunLockTests {
             try RunLock(path: path)
         } throws: { error in
             guard let failure = error as? RunLock.Failure, case .held(_, let pid) = failure else { return false }
-            return pid == getpid() && failure.description.contains("PID \(getpid())") && failure.description.contains("--wait")
+            return pid == getpid() && failure.description == "another run holds the lock \(path) (PID \(getpid()))"
         }
         withExtendedLifetime(first) {}
         first = nil
@@ -510,6 +510,46 @@ struct RunLockTests {
         }
         let second = try RunLock(path: path, wait: .seconds(60))
         #expect(second.path == path)
+    }
+
+    @Test("A wait is announced once with the holder's PID; a lock taken at once or refused at once announces nothing")
+    func announcesTheWait() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("lock")
+        var announced: [Int32?] = []
+        let free = try RunLock(path: folder.path("free"), wait: .seconds(60), waiting: { announced.append($0) })
+        withExtendedLifetime(free) {}
+        let holder = Holder(try RunLock(path: path))
+        #expect(throws: RunLock.Failure.self) { try RunLock(path: path, waiting: { announced.append($0) }) }
+        #expect(announced.isEmpty)
+        var polls = 0
+        #expect {
+            try RunLock(
+                path: path, wait: .seconds(3600), waiting: { announced.append($0) },
+                shouldStop: {
+                    polls += 1
+                    return polls == 3
+                })
+        } throws: { error in
+            guard let failure = error as? RunLock.Failure, case .interrupted(let stopped) = failure else { return false }
+            return stopped == path && !failure.isHeld
+        }
+        #expect(announced == [getpid()])
+        #expect(polls == 3, "asked before each retry until it said stop")
+        holder.release()
+    }
+
+    @Test("A wait stopped by its caller releases nothing it did not take: the holder keeps the lock")
+    func stoppedWaitLeavesTheHolder() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("lock")
+        let holder = Holder(try RunLock(path: path))
+        #expect(throws: RunLock.Failure.self) { try RunLock(path: path, wait: .seconds(3600), shouldStop: { true }) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "\(getpid())\n", "the holder's PID is still there")
+        #expect(throws: RunLock.Failure.self) { try RunLock(path: path) }
+        holder.release()
+        let next = try RunLock(path: path)
+        withExtendedLifetime(next) {}
     }
 
     @Test("A lock file in a folder that cannot exist is an 'unusable' failure, not 'held'")

@@ -14,7 +14,11 @@ enum RunCommand: Command {
             still make the outputs (exit status 2). When every source fails nothing is written, so the
             previous files stay (exit status 3). The state file (.tributary/state.sqlite beside the
             configuration) remembers items, validators and health across runs; another run holding its
-            lock gives exit status 4, a damaged state file exit status 5.
+            lock gives exit status 4, a damaged state file exit status 5. With --wait the run waits for
+            the lock instead (saying so, unless -q); SIGTERM or SIGINT ends the wait and the process at
+            once. With --every, SIGTERM or SIGINT lets a run in progress finish writing, stops a wait for
+            the lock at once (that run does not start) and ends the loop with the status of the last run
+            that finished (0 if none did: a stop is not a failure).
             """,
         options: CommonOptions.all + [
             OptionSpec(long: "format", short: "f", valueName: "FORMAT", help: "Print the river on standard output as text or json."),
@@ -93,19 +97,25 @@ enum RunCommand: Command {
             return ExitStatus.usage.rawValue
         }
         guard let every = choices.every else {
-            return await runOnce(
+            // Nothing asks a single run to stop: SIGTERM and SIGINT end it as they end any process.
+            let status = await runOnce(
                 arguments, choices: choices, context: context, resetState: arguments.flag("reset-state"), last: context.endsProcess)
+            return status ?? ExitStatus.locked.rawValue
         }
-        return await RunLoop(every: every, console: context.console).run { first in
-            await runOnce(arguments, choices: choices, context: context, resetState: first && arguments.flag("reset-state"))
+        return await RunLoop(every: every, console: context.console).run { first, shouldStop in
+            await runOnce(
+                arguments, choices: choices, context: context, resetState: first && arguments.flag("reset-state"),
+                shouldStop: shouldStop)
         }
     }
 
     /// One run: configuration, lock, state, engine, report. With `last`, the process exits after
-    /// it, and the river is left for the exit to reclaim.
+    /// it, and the river is left for the exit to reclaim. Returns the run's exit status, or nil
+    /// when `shouldStop` ended the wait for another run's lock (no run started).
     static func runOnce(
-        _ arguments: ParsedArguments, choices: Choices, context: CommandContext, resetState: Bool, last: Bool = false
-    ) async -> Int32 {
+        _ arguments: ParsedArguments, choices: Choices, context: CommandContext, resetState: Bool, last: Bool = false,
+        shouldStop: () -> Bool = { false }
+    ) async -> Int32? {
         // A run that stops before fetching still leaves its report, so that monitoring never reads an older run's.
         let started = Date()
         let startInstant = ContinuousClock.now
@@ -162,14 +172,26 @@ enum RunCommand: Command {
             do {
                 try FileManager.default.createDirectory(
                     atPath: (statePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                lock = try RunLock(path: statePath + ".lock", wait: choices.wait)
-            } catch let failure as RunLock.Failure {
-                context.console.diagnostic("\(CommandLineTool.programName): \(failure.description)")
-                return stopped(failure.isHeld ? .locked : .stateUnusable, [failure.description], configuration: configuration.file)
             } catch {
                 let message = "cannot create the state's folder for \(statePath): \(error.localizedDescription)"
                 context.console.diagnostic("\(CommandLineTool.programName): \(message)")
                 return stopped(.stateUnusable, [message], configuration: configuration.file)
+            }
+            let lockPath = statePath + ".lock"
+            do {
+                lock = try RunLock(
+                    path: lockPath, wait: choices.wait,
+                    waiting: { holder in
+                        guard level <= .warning else { return }
+                        let message = RunLockMessages.waiting(path: lockPath, holder: holder, wait: choices.wait)
+                        context.console.diagnostic("\(CommandLineTool.programName): \(message)")
+                    }, shouldStop: shouldStop)
+            } catch .interrupted {
+                return nil
+            } catch {
+                let message = RunLockMessages.failure(error, wait: choices.wait)
+                context.console.diagnostic("\(CommandLineTool.programName): \(message)")
+                return stopped(error.isHeld ? .locked : .stateUnusable, [message], configuration: configuration.file)
             }
             do {
                 if resetState, let moved = try StateStore.moveAside(path: statePath) {

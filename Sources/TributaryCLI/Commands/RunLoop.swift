@@ -8,18 +8,26 @@ import Synchronization
 
 /// `run --every`: runs again and again at a fixed interval (counted from each run's start) until
 /// SIGTERM or SIGINT. A signal during a run lets it finish writing and release its lock; a signal
-/// between runs ends the loop at once. The exit status is the last run's.
+/// while a run waits for another run's lock ends the wait at once, and that run does not start; a
+/// signal between runs ends the loop at once. The exit status is the last finished run's, 0 when
+/// none finished (a stop is not a failure).
 struct RunLoop {
+    /// The interval between the starts of two runs.
     var every: Duration
+    /// Where the loop says that it stops.
     var console: any Console
 
-    func run(_ once: (_ first: Bool) async -> Int32) async -> Int32 {
+    /// Calls `once` until a signal stops the loop and returns the last finished run's status.
+    /// `once` gets whether it is the first run, and a check that is true once a signal has
+    /// arrived; it returns its run's status, or nil when that check stopped it before the run
+    /// started.
+    func run(_ once: (_ first: Bool, _ shouldStop: () -> Bool) async -> Int32?) async -> Int32 {
         let stop = StopSignal()
         var status: Int32 = 0
         var first = true
         while !stop.requested {
             let started = ContinuousClock.now
-            status = await once(first)
+            if let finished = await once(first, { stop.requested }) { status = finished }
             first = false
             ProcessMemory.returnFreeMemory()
             let next = started + every

@@ -32,6 +32,15 @@ private let listCommand = CommandSpec(
     positionals: [PositionalSpec(name: "TAG", isOptional: true, isVariadic: true)]
 )
 
+private let waitCommand = CommandSpec(
+    name: "wait",
+    options: [
+        OptionSpec(long: "wait", valueName: "DURATION", valueIsOptional: true, valueKind: .duration),
+        OptionSpec(long: "label", valueName: "TEXT", valueIsOptional: true),
+        OptionSpec(long: "quiet", short: "q"),
+    ]
+)
+
 /// Everything observable through the public API, for whole-result comparison.
 private struct Snapshot: Equatable, Sendable {
     var flags: Set<String> = []
@@ -183,6 +192,14 @@ struct ArgumentParserTests {
         FailureCase(["-q"], ["missing argument SOURCE"]),
         FailureCase(["-q"], command: fetchCommand, ["missing argument URL"]),
         FailureCase(["x"], command: CommandSpec(name: "sync"), ["unexpected argument 'x'"]),
+        // An optional value written after a space
+        FailureCase(["--wait", "10m"], command: waitCommand, ["unexpected argument '10m'; use '--wait=10m' (its value must follow '=')"]),
+        FailureCase(
+            ["--label", "x y"], command: waitCommand, ["unexpected argument 'x y'; use '--label=x y' (its value must follow '=')"]),
+        FailureCase(["--wait", "soon"], command: waitCommand, ["unexpected argument 'soon'"]),
+        FailureCase(["--wait=1m", "10m"], command: waitCommand, ["unexpected argument '10m'"]),
+        FailureCase(["--wait", "-q", "10m"], command: waitCommand, ["unexpected argument '10m'"]),
+        FailureCase(["--wait", "--", "10m"], command: waitCommand, ["unexpected argument '10m'"]),
         // All errors, in order of appearance
         FailureCase(
             ["--confg", "x", "-z", "--quiet=1", "--title"],

@@ -48,6 +48,8 @@ struct CommandLineTests {
         (["run", "--config"], "tributary: option '--config' needs a value (FILE)"),
         (["check", "--quiet=yes"], "tributary: option '--quiet' does not take a value"),
         (["version", "extra"], "tributary: unexpected argument 'extra'"),
+        (["run", "--wait", "10m"], "tributary: unexpected argument '10m'; use '--wait=10m' (its value must follow '=')"),
+        (["run", "--wait", "soon"], "tributary: unexpected argument 'soon'"),
     ])
     func usageErrors(_ arguments: [String], _ firstLine: String) async {
         let result = await run(arguments)

@@ -10,6 +10,8 @@ struct ArgumentScanner {
 
     private(set) var parsed = ParsedArguments()
     private(set) var errors: [String] = []
+    /// The option with an optional value given just before, without one (`--wait`), if any.
+    private var bareOptionalOption: OptionSpec?
 
     init(command: CommandSpec) {
         self.command = command
@@ -30,8 +32,10 @@ struct ArgumentScanner {
         while index < arguments.endIndex {
             let argument = arguments[index]
             index += 1
+            let previousOption = bareOptionalOption
+            bareOptionalOption = nil
             if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-                addPositional(argument)
+                addPositional(argument, after: previousOption)
             } else if argument == "--" {
                 optionsEnded = true
             } else if argument.hasPrefix("--") {
@@ -77,6 +81,7 @@ struct ArgumentScanner {
             parsed.addValue(inlineValue, for: option)
         } else if option.valueIsOptional {
             parsed.addValue("", for: option)
+            bareOptionalOption = option
         } else if let value = nextValue(in: arguments, index: &index) {
             parsed.addValue(value, for: option)
         } else {
@@ -154,9 +159,15 @@ struct ArgumentScanner {
 
     // MARK: - Positionals
 
-    private mutating func addPositional(_ argument: String) {
+    /// Adds a positional, or an error when there are too many; `option` is an option with an
+    /// optional value given without one just before, whose value the argument may have been meant as.
+    private mutating func addPositional(_ argument: String, after option: OptionSpec?) {
         if let limit = positionalLimit, parsed.positionals.count >= limit {
-            errors.append("unexpected argument '\(argument)'")
+            var message = "unexpected argument '\(argument)'"
+            if let option, option.valueKind.accepts(argument) {
+                message += "; use '--\(option.long)=\(argument)' (its value must follow '=')"
+            }
+            errors.append(message)
         } else {
             parsed.positionals.append(argument)
         }

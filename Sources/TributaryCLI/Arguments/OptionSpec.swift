@@ -1,3 +1,5 @@
+import TributaryCore
+
 /// Declares one option of a command: a flag (`--quiet`) or an option taking a value (`--config FILE`).
 public struct OptionSpec: Sendable, Equatable {
     /// Long name without dashes, e.g. `"config"` for `--config`.
@@ -15,6 +17,25 @@ public struct OptionSpec: Sendable, Equatable {
     /// Whether the value may be left out (`--wait` or `--wait=5m`); an absent value reads as "".
     /// Such a value must be attached with `=`: the next argument is never taken.
     public var valueIsOptional: Bool
+    /// What the value must be, as far as the parser can tell; it only recognises an optional value
+    /// written after a space, to suggest attaching it with `=`.
+    public var valueKind: ValueKind
+
+    /// The kinds of value the parser can recognise.
+    public enum ValueKind: Sendable, Equatable {
+        /// Any text.
+        case text
+        /// A duration such as `30s`, `5m` or `1h30m`.
+        case duration
+
+        /// Whether `text` reads as a value of this kind.
+        public func accepts(_ text: String) -> Bool {
+            switch self {
+            case .text: true
+            case .duration: DurationParser.parse(text) != nil
+            }
+        }
+    }
 
     /// Creates an option; leave `valueName` nil for a flag.
     public init(
@@ -24,7 +45,8 @@ public struct OptionSpec: Sendable, Equatable {
         help: String = "",
         repeatable: Bool = false,
         defaultValue: String? = nil,
-        valueIsOptional: Bool = false
+        valueIsOptional: Bool = false,
+        valueKind: ValueKind = .text
     ) {
         self.long = long
         self.short = short
@@ -33,6 +55,7 @@ public struct OptionSpec: Sendable, Equatable {
         self.repeatable = repeatable
         self.defaultValue = defaultValue
         self.valueIsOptional = valueIsOptional
+        self.valueKind = valueKind
     }
 
     /// Whether the option takes a value (it has a `valueName`).

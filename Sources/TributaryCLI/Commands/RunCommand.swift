@@ -32,7 +32,7 @@ enum RunCommand: Command {
             OptionSpec(long: "reset-state", help: "Move the state file aside (kept as FILE.broken-TIME) and start a new one."),
             OptionSpec(
                 long: "wait", valueName: "DURATION", help: "Wait for another run's lock (at most DURATION, else an hour).",
-                valueIsOptional: true),
+                valueIsOptional: true, valueKind: .duration),
             OptionSpec(long: "report", valueName: "FILE", help: "Write the run's report as JSON to FILE, for monitoring."),
             OptionSpec(long: "every", valueName: "DURATION", help: "Run again every DURATION until SIGTERM or SIGINT."),
         ])

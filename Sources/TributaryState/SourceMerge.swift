@@ -44,6 +44,15 @@ public struct SourceMerge: Sendable {
     /// made.
     public private(set) var leavesRiverUnchanged = false
 
+    /// The items for the river, an item without a date dated when it was first seen.
+    public var riverItems: [Item] {
+        items.map { stored in
+            var item = stored.item
+            if item.published == nil, item.updated == nil { item.published = stored.firstSeen }
+            return item
+        }
+    }
+
     /// Works out a source's contribution.
     ///
     /// - Parameters:

@@ -174,6 +174,31 @@ struct CronSafetyTests {
         #expect(State.sources(try State.report(folder))["a"]?["http_status"] as? Int == 304, "and 304s again after")
     }
 
+    @Test("run --source fetches only the sources named; the others keep their stored items in the river and their health")
+    func onlyNamedSourcesKeepTheRiver() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        Self.feed(server)
+        server.route("/b.xml", .ok(body: State.rss(["b1"]), contentType: "application/rss+xml"))
+        let folder = try TemporaryDirectory()
+        try folder.write(State.config(server, paths: ["a.xml", "b.xml"]), to: "feeds.yaml")
+        #expect(try await TributaryBinary.run(["run", "-q"], in: folder.url.path).status == 0)
+        #expect(try State.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1"])
+        let requests = server.requestCount("/a.xml")
+
+        server.route("/b.xml", .ok(body: State.rss(["b1", "b2"]), contentType: "application/rss+xml"))
+        let only = try await TributaryBinary.run(["run", "-q", "-s", "b", "--report", "report.json"], in: folder.url.path)
+        #expect(only.status == 0, "\(only.standardError)")
+        #expect(server.requestCount("/a.xml") == requests, "a was not fetched")
+        #expect(try State.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1", "Story b2"])
+        #expect(State.sources(try State.report(folder)).keys.sorted() == ["b"], "the report is of the sources run")
+
+        // Without a state the outputs can only hold the sources named, and the run says so.
+        let stateless = try await TributaryBinary.run(["run", "--no-state", "-s", "b"], in: folder.url.path)
+        #expect(stateless.status == 0)
+        #expect(stateless.standardError.contains("the outputs hold only the sources named"), "\(stateless.standardError)")
+    }
+
     @Test("A source taken out of the configuration is forgotten after the retention, even when nothing changes")
     func removedSourceIsForgotten() async throws {
         let server = try LoopbackServer()

@@ -24,7 +24,9 @@ enum RunCommand: Command {
             OptionSpec(long: "format", short: "f", valueName: "FORMAT", help: "Print the river on standard output as text or json."),
             OptionSpec(long: "jobs", short: "j", valueName: "N", help: "Run at most N sources and transfers at once (overrides 'jobs')."),
             OptionSpec(long: "per-host", valueName: "N", help: "Open at most N connections to one host (overrides 'per_host')."),
-            OptionSpec(long: "source", short: "s", valueName: "NAME", help: "Run only this source (repeatable).", repeatable: true),
+            OptionSpec(
+                long: "source", short: "s", valueName: "NAME",
+                help: "Fetch only this source (repeatable); the others' stored items stay in the river.", repeatable: true),
             OptionSpec(long: "dry-run", short: "n", help: "Fetch and build the river, but write no files (nor the state)."),
             OptionSpec(long: "explain", help: "Say which rule dropped each item that a rule dropped."),
             CommonOptions.state,

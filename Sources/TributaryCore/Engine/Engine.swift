@@ -33,11 +33,18 @@ public struct Engine: Sendable {
             sources = configuration.sources.filter { only.contains($0.name) }
         }
         if sources.isEmpty { logger.warning("no source is enabled; the outputs will be empty") }
+        // With --source, the other enabled sources are not fetched. With a state their stored items keep their place
+        // in the river (as after a 304, or as a failing source's while they are not stale), and their health stays
+        // as it was; without one, the outputs hold only the sources named.
+        let resting = options.onlySources.map { only in configuration.enabledSources.filter { !only.contains($0.name) } } ?? []
+        if state == nil, !resting.isEmpty, !options.dryRun, configuration.outputs.contains(where: { $0.path != nil }) {
+            logger.warning("without a state, the outputs hold only the sources named with --source")
+        }
 
         var histories: [String: SourceHistory] = [:]
         if let state {
             do {
-                histories = try state.histories(for: sources.map(\.name), includeItems: false)
+                histories = try state.histories(for: (sources + resting).map(\.name), includeItems: false)
             } catch {
                 return stateFailed(error, sources: [], started: started, startInstant: startInstant)
             }
@@ -105,16 +112,27 @@ public struct Engine: Sendable {
                 if merge.status == .stale {
                     logger.warning("using its last good items (\(merge.items.count)) while it fails", source: outcome.source.name)
                 }
-                items = merge.items.map { stored in
-                    var item = stored.item
-                    if item.published == nil, item.updated == nil { item.published = stored.firstSeen }
-                    return item
-                }
+                items = merge.riverItems
                 feed = merge.feed
             }
             if let feed { sourceInfo[outcome.source.name] = feed }
             if outcome.report.succeeded || !items.isEmpty {
                 batches.append(Pipeline.Batch(source: outcome.source, items: items))
+            }
+        }
+        if state != nil {
+            for source in resting {
+                let history = histories[source.name] ?? SourceHistory(name: source.name)
+                let answer: SourceOutcome =
+                    history.consecutiveFailures > 0
+                    ? .failed(error: history.lastError ?? "", httpStatus: history.lastHTTPStatus) : .notModified(httpStatus: nil)
+                // Not committed: a source that was not asked has nothing new to say about its health.
+                let merge = SourceMerge.merge(
+                    history, outcome: answer, now: started, retention: configuration.retention.inSeconds,
+                    staleAfter: source.staleAfter.inSeconds)
+                if let feed = merge.feed { sourceInfo[source.name] = feed }
+                let items = merge.riverItems
+                if !items.isEmpty { batches.append(Pipeline.Batch(source: source, items: items)) }
             }
         }
 

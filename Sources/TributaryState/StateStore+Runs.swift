@@ -65,7 +65,7 @@ extension StateStore {
 
     /// The stored items of the named sources, each source's served items first, newest first.
     ///
-    /// Decoding the items (their text is checked to be UTF-8 as it becomes strings) is most of what a run whose
+    /// Decoding the items (their text is validated as UTF-8 as it becomes strings) is most of what a run whose
     /// sources changed spends reading the state, so the sources are split in two by name and the second half is read
     /// on another thread, through a read-only connection of its own (the log lets readers share the file). Without
     /// that connection, one thread reads them all.

@@ -115,14 +115,20 @@ public final class StateStore: @unchecked Sendable {
         readsFile = false
     }
 
-    /// The file's schema version; refuses a newer one. Reading it is the first thing that touches the file, so a
-    /// file that is not a database fails here, before anything is written.
+    /// The file's schema version; refuses a newer one, and a database of something else given by mistake (no version,
+    /// tables of its own). Reading it is the first thing that touches the file, so a file that is not a database fails
+    /// here, before anything is written.
     private static func schemaVersion(of database: SQLiteConnection, path: String) throws(StateError) -> Int {
         let found: Int
+        let tables: Int
         do {
             found = try database.integer("PRAGMA user_version") ?? 0
+            tables = found == 0 ? try database.integer("SELECT COUNT(*) FROM sqlite_master") ?? 0 : 0
         } catch {
             throw Self.error(error, path: path)
+        }
+        guard tables == 0 else {
+            throw StateError(kind: .corrupt, path: path, detail: "an SQLite database with tables of its own, not a state file")
         }
         guard found <= StateSchema.current else {
             throw StateError(kind: .newerSchema(found: found, supported: StateSchema.current), path: path, detail: "schema \(found)")

@@ -95,3 +95,26 @@ struct ReadOnlyStateTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("sub")))
     }
 }
+
+@Suite("State store: a file that is not one")
+struct ForeignDatabaseTests {
+    @Test("An SQLite database of something else is refused, not given the state's tables, by runs and readers alike")
+    func foreignDatabase() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("other.sqlite")
+        do {
+            let other = try SQLiteConnection(path: path)
+            try other.execute("CREATE TABLE items (name TEXT); INSERT INTO items VALUES ('mine')")
+        }
+        let before = ReadOnlyStateTests.files(path)
+        for open in [{ _ = try StateStore(path: path) }, { _ = try StateStore.openExisting(path: path) }] {
+            #expect {
+                try open()
+            } throws: { error in
+                guard let error = error as? StateError, case .corrupt = error.kind else { return false }
+                return error.description.contains("tables of its own") && error.description.contains(path)
+            }
+        }
+        #expect(ReadOnlyStateTests.files(path) == before)
+    }
+}

@@ -227,7 +227,8 @@ public struct Engine: Sendable {
         if let state, !options.dryRun {
             let record = RunRecord(
                 started: started, duration: report.duration.inSeconds, status: Int(report.status.rawValue), sources: reports.count,
-                failed: reports.filter { !$0.succeeded }.count, items: river.count, newItems: report.newItemCount ?? 0)
+                failed: reports.filter { !$0.succeeded }.count, items: river.count,
+                newItems: report.riverNewItemCount ?? report.newItemCount ?? 0)
             // When nothing in this river depends on the time of the run, the next run may find it
             // unchanged and skip rebuilding it; the token says what the outputs were made from.
             var meta: [String: String?] = [RiverToken.key: nil, RiverToken.countsKey: nil, RiverToken.riverCountKey: nil]

@@ -122,4 +122,21 @@ struct AtomicFileTests {
         #expect(try names(folder.url.path) == [live, mine, notAPid, otherFile, "river.atom"].sorted())
         #expect(try folder.read("river.atom") == "done\n")
     }
+
+    @Test("Foundation's file errors read as the system's reasons, not as dialog-box sentences")
+    func systemMessages() {
+        #expect(AtomicFile.systemMessage(CocoaError(.fileWriteNoPermission)) == "Permission denied")
+        #expect(AtomicFile.systemMessage(CocoaError(.fileWriteOutOfSpace)) == "No space left on device")
+        #expect(AtomicFile.systemMessage(CocoaError(.fileWriteVolumeReadOnly)) == "Read-only file system")
+        let wrapped = NSError(
+            domain: NSCocoaErrorDomain, code: CocoaError.Code.fileNoSuchFile.rawValue,
+            userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(ENOTDIR))])
+        #expect(AtomicFile.systemMessage(wrapped) == "Not a directory")
+        do {
+            try FileManager.default.createDirectory(atPath: "/proc/self/no/such", withIntermediateDirectories: true)
+            Issue.record("a folder was made under /proc")
+        } catch {
+            #expect(AtomicFile.systemMessage(error) == "No such file or directory")
+        }
+    }
 }

@@ -175,7 +175,9 @@ enum RunCommand: Command {
                 try FileManager.default.createDirectory(
                     atPath: (statePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             } catch {
-                let message = "cannot create the state's folder for \(statePath): \(error.localizedDescription)"
+                let message =
+                    "cannot create the state's folder for \(statePath): \(AtomicFile.systemMessage(error)); "
+                    + "use a folder the user running tributary may write, with --state FILE, or --no-state"
                 context.console.diagnostic("\(CommandLineTool.programName): \(message)")
                 return stopped(.stateUnusable, [message], configuration: configuration.file)
             }

@@ -126,10 +126,25 @@ public enum AtomicFile {
         }
     }
 
-    private static func systemMessage(_ error: any Error) -> String {
+    /// The system's reason for a file operation's failure (`Permission denied`), where Foundation wraps it in a
+    /// sentence of its own.
+    public static func systemMessage(_ error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))
+        }
+        // Some failures come as Foundation's own codes only, in words for a dialog box.
+        if nsError.domain == NSCocoaErrorDomain {
+            let number: Int32? =
+                switch CocoaError.Code(rawValue: nsError.code) {
+                case .fileReadNoPermission, .fileWriteNoPermission: EACCES
+                case .fileNoSuchFile, .fileReadNoSuchFile: ENOENT
+                case .fileWriteOutOfSpace: ENOSPC
+                case .fileWriteVolumeReadOnly: EROFS
+                case .fileWriteFileExists: EEXIST
+                default: nil
+                }
+            if let number { return String(cString: strerror(number)) }
         }
         return nsError.localizedDescription
     }

@@ -199,6 +199,24 @@ struct CronSafetyTests {
         #expect(stateless.standardError.contains("the outputs hold only the sources named"), "\(stateless.standardError)")
     }
 
+    @Test("status --state shows the state even when the configuration is broken; without --state it needs the configuration")
+    func statusWithABrokenConfiguration() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        Self.feed(server)
+        let folder = try TemporaryDirectory()
+        try folder.write(State.config(server, paths: ["a.xml"]), to: "feeds.yaml")
+        #expect(try await TributaryBinary.run(["run", "-q"], in: folder.url.path).status == 0)
+        try folder.write("sources: [oops\n", to: "feeds.yaml")
+
+        let status = try await TributaryBinary.run(["status", "--state", ".tributary/state.sqlite"], in: folder.url.path)
+        #expect(status.status == 0, "\(status.standardError)")
+        #expect(status.standardOutput.contains("  a "), "\(status.standardOutput)")
+        #expect(status.standardOutput.contains("1 source, 3 items (3 new)"), "\(status.standardOutput)")
+        #expect(!status.standardOutput.contains("not configured"), "nothing to compare with")
+        #expect(try await TributaryBinary.run(["status"], in: folder.url.path).status == 1)
+    }
+
     @Test("A source taken out of the configuration is forgotten after the retention, even when nothing changes")
     func removedSourceIsForgotten() async throws {
         let server = try LoopbackServer()

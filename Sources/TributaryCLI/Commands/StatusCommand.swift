@@ -29,9 +29,26 @@ enum StatusCommand: Command {
             }
             runCount = number
         }
-        guard let configuration = context.loadConfiguration(arguments) else { return ExitStatus.usage.rawValue }
-        guard let path = CommonOptions.statePath(arguments, configuration: configuration) else {
-            context.console.diagnostic("\(CommandLineTool.programName): \(configuration.file) says 'state: off'; there is no state to show")
+        // With --state the file is known without the configuration, which then only says which sources are configured:
+        // a broken configuration does not hide the state (its errors are for `check` and `run`).
+        let given = arguments.value("state")
+        let configuration: Configuration?
+        if given != nil {
+            configuration = try? ConfigLoader(registry: AdapterCatalog.registry, environment: context.environment)
+                .load(file: CommonOptions.configPath(arguments))
+        } else {
+            guard let loaded = context.loadConfiguration(arguments) else { return ExitStatus.usage.rawValue }
+            configuration = loaded
+        }
+        let path: String
+        if let given {
+            path = CommonOptions.commandLinePath(given).path
+        } else if let configured = configuration?.statePath?.path {
+            path = configured
+        } else {
+            context.console.diagnostic(
+                "\(CommandLineTool.programName): \(configuration?.file ?? "the configuration") says 'state: off'; there is no state to show"
+            )
             return ExitStatus.success.rawValue
         }
         let runs: [RunRecord]
@@ -48,11 +65,13 @@ enum StatusCommand: Command {
             context.console.diagnostic("\(CommandLineTool.programName): \(error.description)")
             return ExitStatus.stateUnusable.rawValue
         }
-        context.console.output(render(path: path, runs: runs, health: health, configured: configuration.sources))
+        context.console.output(render(path: path, runs: runs, health: health, configured: configuration?.sources))
         return ExitStatus.success.rawValue
     }
 
-    static func render(path: String, runs: [RunRecord], health: [SourceHealth], configured: [SourceConfig]) -> String {
+    /// The report; `configured` (nil when the configuration could not be read) marks the stored sources it no longer
+    /// has and adds those no run has fetched yet.
+    static func render(path: String, runs: [RunRecord], health: [SourceHealth], configured: [SourceConfig]?) -> String {
         var text = "state: \(path)\n\nlast runs (newest first):\n"
         if runs.isEmpty { text += "  none\n" }
         for run in runs {
@@ -63,19 +82,19 @@ enum StatusCommand: Command {
         }
         var rows = [["source", "health", "last success", "failures", "http", "stored", "last error"]]
         var known = Set<String>()
-        let names = Set(configured.map(\.name))
+        let names = configured.map { Set($0.map(\.name)) }
         for source in health {
             known.insert(source.name)
             var state = source.consecutiveFailures == 0 ? "ok" : source.lastSuccess == nil ? "never worked" : "failing"
             // Kept for `retention` after its last run, in case it comes back; then a run forgets it.
-            if !names.contains(source.name) { state = "not configured" }
+            if let names, !names.contains(source.name) { state = "not configured" }
             rows.append([
                 source.name, state, source.lastSuccess.map(RFC3339.string(from:)) ?? "never", String(source.consecutiveFailures),
                 source.lastHTTPStatus.map(String.init) ?? "-", String(source.storedItems),
                 source.lastError.map { String($0.prefix { $0 != "\n" }) } ?? "",
             ])
         }
-        for source in configured where !known.contains(source.name) {
+        for source in configured ?? [] where !known.contains(source.name) {
             rows.append([source.name, source.enabled ? "not run yet" : "disabled", "never", "0", "-", "0", ""])
         }
         text += "\nsources:\n" + TextTable.render(rows, rightAligned: [3, 4, 5], indent: "  ") + "\n"

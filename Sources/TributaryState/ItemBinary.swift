@@ -228,7 +228,8 @@ enum ItemBinary {
         mutating func text(length: Int) -> String? {
             guard length <= bytes.count - offset else { return nil }
             defer { offset += length }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
+            // Checked, not repaired: bytes damaged on disk make the item unreadable rather than publish U+FFFD in it.
+            return String(validating: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
         }
 
         mutating func string() -> String? {

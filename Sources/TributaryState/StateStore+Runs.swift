@@ -73,18 +73,18 @@ extension StateStore {
         let sorted = names.sorted()
         guard sorted.count > 1 else {
             return try sorted.first.map { name throws(SQLiteError) in
-                try Self.readItems(of: names, from: database, where: "source = ?", name)
+                try readItems(of: names, from: database, where: "source = ?", name)
             } ?? [:]
         }
         guard readsFile, let other = try? SQLiteConnection(path: path, readOnly: true) else {
-            return try Self.readItems(of: names, from: database, where: nil, nil)
+            return try readItems(of: names, from: database, where: nil, nil)
         }
         let middle = sorted[sorted.count / 2]
         let halves = Mutex<[Result<[String: [StoredItem]], SQLiteError>?]>([nil, nil])
         nonisolated(unsafe) let connections = [database, other]
         DispatchQueue.concurrentPerform(iterations: 2) { half in
             let read = Result { () throws(SQLiteError) in
-                try Self.readItems(of: names, from: connections[half], where: half == 0 ? "source < ?" : "source >= ?", middle)
+                try readItems(of: names, from: connections[half], where: half == 0 ? "source < ?" : "source >= ?", middle)
             }
             halves.withLock { $0[half] = read }
         }
@@ -94,17 +94,24 @@ extension StateStore {
     }
 
     /// The items of the named sources among the rows `condition` (on the source's name, compared with `name`) selects.
-    private static func readItems(of names: Set<String>, from database: SQLiteConnection, where condition: String?, _ name: String?)
+    private func readItems(of names: Set<String>, from database: SQLiteConnection, where condition: String?, _ name: String?)
         throws(SQLiteError) -> [String: [StoredItem]]
     {
         let query = try database.prepare(
-            "SELECT source, first_seen, last_seen, served, data FROM items"
+            "SELECT source, first_seen, last_seen, served, data, rowid FROM items"
                 + (condition.map { " WHERE " + $0 } ?? "") + " ORDER BY source, served DESC, first_seen DESC, id")
         if let name { query.bind(.text(name)) }
         var items: [String: [StoredItem]] = [:]
+        var damaged: [String: Set<Int>] = [:]
+        defer {
+            if !damaged.isEmpty { damagedItems.withLock { $0.merge(damaged) { $0.union($1) } } }
+        }
         while try query.step() {
             guard let name = query.text(0), names.contains(name) else { continue }
-            guard let item = query.withBytes(4, ItemCodec.decodeItem) else { continue }
+            guard let item = query.withBytes(4, ItemCodec.decodeItem) else {
+                damaged[name, default: []].insert(query.int(5))
+                continue
+            }
             items[name, default: []].append(
                 StoredItem(
                     item: item, firstSeen: Date(timeIntervalSince1970: query.double(1)),

@@ -1,5 +1,6 @@
 import CSQLite
 public import Foundation
+import Synchronization
 import TributaryModel
 
 /// Why the state file cannot be used. Every message names the file and says what to do.
@@ -45,6 +46,9 @@ public final class StateStore: @unchecked Sendable {
     /// Guards `connection`: the store is shared by the engine's tasks, SQLite's handle is not.
     private let lock = NSLock()
     private var connection: SQLiteConnection?
+    /// The row ids of each source's stored items that could not be read back (damaged on disk), since the last
+    /// ``takeDamagedItemCounts()`` (a set: a run may read an item twice).
+    let damagedItems = Mutex<[String: Set<Int>]>([:])
     /// Whether `connection` reads the file itself (rather than a migrated copy in memory), so that a second
     /// connection to the file sees the same data.
     let readsFile: Bool
@@ -141,6 +145,15 @@ public final class StateStore: @unchecked Sendable {
     public static func openExisting(path: String) throws(StateError) -> StateStore? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         return try StateStore(readingOnly: path)
+    }
+
+    /// How many stored items of each source could not be read back since the last call (their bytes are damaged: they
+    /// are left out of the river, and the run should say so); the counts start again from zero.
+    public func takeDamagedItemCounts() -> [String: Int] {
+        damagedItems.withLock { rows in
+            defer { rows = [:] }
+            return rows.mapValues(\.count)
+        }
     }
 
     /// Moves a damaged state file (and its journal files) aside and returns where it went.

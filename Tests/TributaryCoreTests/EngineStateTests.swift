@@ -3,9 +3,9 @@ import Synchronization
 import TestSupport
 import Testing
 import TributaryModel
-import TributaryState
 
 @testable import TributaryCore
+@testable import TributaryState
 
 /// `adapter: dateless` — items without dates whose titles the test changes between runs.
 struct DatelessAdapter: SourceAdapter {
@@ -65,6 +65,22 @@ struct EngineStateTests {
         #expect(try store.histories(for: ["d"])["d"]?.items.isEmpty == true)
         _ = await engine.run(try configuration("a", in: folder))
         #expect(try store.recentRuns(limit: 5).count == 1)
+    }
+
+    @Test("Stored items damaged on disk are left out of the river with a warning naming the source and the file")
+    func damagedStoredItems() async throws {
+        let folder = try TemporaryDirectory()
+        let store = try StateStore(path: folder.path("state.sqlite"))
+        _ = await Engine(fetcher: InMemoryFetcher(), clock: { fixedNow }, state: store).run(try configuration("a,b", in: folder))
+        // Item b's title ("Story b") overwritten with bytes that are not UTF-8, its length intact.
+        try store.damageForTests(source: "d", id: "b", text: "Story b")
+        let log = EngineTests.LogCollector()
+        let report = await Engine(fetcher: InMemoryFetcher(), logger: log.logger, clock: { at(3600) }, state: store)
+            .run(try configuration("c", in: folder))
+        #expect(Set(report.items.map(\.id)) == ["a", "c"])
+        let warning = try #require(log.all.first { $0.message.contains("damaged in") })
+        #expect(warning.source == "d")
+        #expect(warning.message == "1 stored item is damaged in \(folder.path("state.sqlite")) and left out of the river")
     }
 
     @Test("Progress is reported per source and per body received")
@@ -141,5 +157,22 @@ struct ValidatorOfferTests {
         #expect(try digest("name: d, adapter: dateless, ids: \"a,b,c\"") != base)
         #expect(try digest("name: d, adapter: dateless, ids: \"a,b\", max_items: 1") != base)
         #expect(try digest("name: d, adapter: dateless, ids: \"a,b\", timezone: Asia/Shanghai") != base)
+    }
+}
+
+extension StateStore {
+    /// Overwrites the bytes of `text` in a stored item's data with bytes that are not UTF-8, its length intact: as a
+    /// bad sector or a stray write would leave them.
+    func damageForTests(source: String, id: String, text: String) throws {
+        try access { database throws(SQLiteError) in
+            let query = try database.prepare("SELECT data FROM items WHERE source = ? AND id = ?")
+            query.bind(.text(source), .text(id))
+            guard try query.step() else { return }
+            var bytes = query.withBytes(0) { Array($0) }
+            let needle = Array(text.utf8)
+            guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: needle) }) else { return }
+            bytes.replaceSubrange(start..<start + needle.count, with: [UInt8](repeating: 0xFF, count: needle.count))
+            try database.prepare("UPDATE items SET data = ? WHERE source = ? AND id = ?").bind(.blob(bytes), .text(source), .text(id)).run()
+        }
     }
 }

@@ -118,3 +118,37 @@ struct ForeignDatabaseTests {
         #expect(ReadOnlyStateTests.files(path) == before)
     }
 }
+
+@Suite("State store: items damaged on disk")
+struct DamagedItemTests {
+    @Test("An item whose stored text is no longer UTF-8 is left out and counted, not published with U+FFFD")
+    func damagedTextIsCounted() throws {
+        let folder = try TemporaryDirectory()
+        let store = try StateStore(path: folder.path("state.sqlite"))
+        let good = Item(id: "a", source: "s", url: "https://e.com/a", title: "Fine")
+        let bad = Item(id: "b", source: "s", url: "https://e.com/b", title: "DAMAGEME")
+        let merge = SourceMerge.merge(
+            SourceHistory(name: "s"), outcome: .fetched(items: [good, bad], feed: nil, validators: nil, httpStatus: 200),
+            now: Date(timeIntervalSince1970: 1_780_000_000), retention: 86_400, staleAfter: 86_400)
+        try store.commit(
+            [merge],
+            run: RunRecord(
+                started: Date(timeIntervalSince1970: 1_780_000_000), duration: 0, status: 0, sources: 1, failed: 0, items: 2, newItems: 2),
+            retention: 86_400)
+        // The title's bytes overwritten in place, lengths intact: as a bad sector or a stray write would leave them.
+        var bytes = ItemCodec.encode(bad)
+        let title = Array("DAMAGEME".utf8)
+        let start = try #require(bytes.indices.first { bytes[$0...].starts(with: title) })
+        bytes.replaceSubrange(start..<start + title.count, with: [UInt8](repeating: 0xFF, count: title.count))
+        try store.access { database throws(SQLiteError) in
+            try database.prepare("UPDATE items SET data = ? WHERE id = 'b'").bind(.blob(bytes)).run()
+        }
+
+        let history = try #require(try store.histories(for: ["s"])["s"])
+        #expect(history.items.map(\.item.id) == ["a"])
+        // Read twice (as a run may: one source's items, then all of them), counted once.
+        _ = try store.addingItems(toOne: SourceHistory(name: "s"))
+        #expect(store.takeDamagedItemCounts() == ["s": 1])
+        #expect(store.takeDamagedItemCounts().isEmpty, "taken")
+    }
+}

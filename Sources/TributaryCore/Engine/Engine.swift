@@ -79,6 +79,11 @@ public struct Engine: Sendable {
             switch read.histories {
             case .success(let stored):
                 histories = stored
+                for (name, count) in state.takeDamagedItemCounts().sorted(by: { $0.key < $1.key }) {
+                    logger.warning(
+                        "\(count) stored item\(count == 1 ? " is" : "s are") damaged in \(state.path) and left out of the river",
+                        source: name)
+                }
                 logger.info(
                     "read \(histories.values.reduce(0) { $0 + $1.items.count }) stored items in \(read.duration.secondsText) (waited \((ContinuousClock.now - waiting).secondsText))"
                 )

@@ -140,7 +140,7 @@ public struct SourceMerge: Sendable {
             update.failed(error: error, httpStatus: httpStatus)
             var river: [StoredItem] = []
             for entry in history.items where !entry.served && entry.firstSeen < cutoff { update.expired.append(entry) }
-            if let lastSuccess = history.lastSuccess, lastSuccess >= now.addingTimeInterval(-staleAfter) {
+            if let lastSuccess = update.lastSuccess, lastSuccess >= now.addingTimeInterval(-staleAfter) {
                 river = history.items.filter { $0.served || $0.firstSeen >= cutoff }.sorted { $0.served && !$1.served }
                 return SourceMerge(status: .stale, items: river, newCount: 0, storedFeed: history.storedFeed, update: update)
             }
@@ -176,7 +176,9 @@ struct SourceUpdate: Sendable {
         name = history.name
         self.now = now
         lastAttempt = now
-        lastSuccess = history.lastSuccess
+        // A success "after" now was recorded while the clock ran ahead; counted from now, it cannot keep a failing
+        // source's items in the river for as long as the clock was wrong.
+        lastSuccess = history.lastSuccess.map { min($0, now) }
         consecutiveFailures = history.consecutiveFailures
         lastError = history.lastError
         lastHTTPStatus = history.lastHTTPStatus

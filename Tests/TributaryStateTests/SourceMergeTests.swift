@@ -186,6 +186,18 @@ struct SourceMergeTests {
         #expect(failed.status == .failed && failed.items.isEmpty)
     }
 
+    @Test("A success recorded while the clock ran a year ahead keeps a failing source stale for stale_after, not a year")
+    func clockSetBack() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        let start = timeline.now
+        try timeline.run(Timeline.fetched(["a"]), after: 365 * 86400)
+        timeline.now = start
+        let first = try timeline.run(.failed(error: "down", httpStatus: nil))
+        #expect(first.status == .stale)
+        let later = try timeline.run(.failed(error: "down", httpStatus: nil), after: timeline.staleAfter + 3600)
+        #expect(later.status == .failed, "stale_after counted from when the clock was put right")
+    }
+
     @Test("A 304 after a change of id scheme leaves the stored ids on the old scheme, so the next answer re-keys them")
     func notModifiedKeepsTheOldScheme() throws {
         var timeline = try Timeline(try TemporaryDirectory())

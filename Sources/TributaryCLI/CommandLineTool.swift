@@ -54,6 +54,9 @@ public enum CommandLineTool {
         }
         guard scanned.errors.isEmpty else {
             console.diagnostic(UsageError(messages: scanned.errors).rendered(programName: programName, commandName: command.spec.name))
+            if command.spec.name == RunCommand.spec.name {
+                RunCommand.reportUsageErrors(scanned.errors, arguments: scanned.arguments, context: context)
+            }
             return ExitStatus.usage.rawValue
         }
         return await command.execute(scanned.arguments, context)

@@ -18,11 +18,18 @@ struct SQLiteError: Error {
 final class SQLiteConnection {
     private let handle: OpaquePointer
 
-    /// Opens (and, unless `readOnly`, creates) the database at `path`.
-    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+    /// Opens (and, unless `readOnly`, creates) the database at `path`. An `immutable` file is read as a file that
+    /// nothing changes while it is open: no lock, no log, no index file beside it (SQLite's `immutable` URI
+    /// parameter), which a user who may not write its folder can read.
+    init(path: String, readOnly: Bool = false, immutable: Bool = false) throws(SQLiteError) {
         var handle: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        var flags = (readOnly || immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        var name = path
+        if immutable {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + Self.uriPath(path) + "?immutable=1"
+        }
+        let code = sqlite3_open_v2(name, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close(handle)
@@ -39,6 +46,20 @@ final class SQLiteConnection {
 
     deinit {
         sqlite3_close_v2(handle)
+    }
+
+    /// `path` for a `file:` URI: the characters a URI gives a meaning to are percent-encoded.
+    private static func uriPath(_ path: String) -> String {
+        var encoded = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x20, 0x7F...:
+                encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            default:
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return encoded
     }
 
     /// Runs one or more statements that return no rows.

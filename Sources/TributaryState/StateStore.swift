@@ -25,8 +25,9 @@ public struct StateError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .corrupt:
-            "state file \(path) is damaged or is not a Tributary state file (\(detail)); "
-                + "run with --reset-state to move it aside and start a new one, or --no-state to run without it"
+            "state file \(path) is damaged or is not a Tributary state file (\(detail)); if --state or 'state:' names the "
+                + "wrong file, correct it; else run with --reset-state to move it aside and start a new one, or --no-state "
+                + "to run without it"
         case .newerSchema(let found, let supported):
             "state file \(path) was written by a newer Tributary (schema \(found); this one knows up to \(supported)); "
                 + "it was left untouched: upgrade Tributary, or use another file with --state"
@@ -49,6 +50,9 @@ public final class StateStore: @unchecked Sendable {
     /// The row ids of each source's stored items that could not be read back (damaged on disk), since the last
     /// ``takeDamagedItemCounts()`` (a set: a run may read an item twice).
     let damagedItems = Mutex<[String: Set<Int>]>([:])
+    /// Whether the store may write the file (a run), or only reads it (`status`, dry runs): then closing it leaves
+    /// even the log as it is.
+    let writes: Bool
     /// Whether `connection` reads the file itself (rather than a migrated copy in memory), so that a second
     /// connection to the file sees the same data.
     let readsFile: Bool
@@ -65,6 +69,7 @@ public final class StateStore: @unchecked Sendable {
     init(path: String, upTo version: Int) throws(StateError) {
         self.path = path
         readsFile = true
+        writes = true
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             do {
@@ -73,12 +78,7 @@ public final class StateStore: @unchecked Sendable {
                 throw StateError(kind: .unusable, path: path, detail: "cannot create its folder: \(error.localizedDescription)")
             }
         }
-        let database: SQLiteConnection
-        do {
-            database = try SQLiteConnection(path: path)
-        } catch {
-            throw Self.error(error, path: path)
-        }
+        let database = try Self.connect(path)
         connection = database
         let found = try Self.schemaVersion(of: database, path: path)
         // Found now, not when the run stores its outcome at the end (having fetched everything and written the
@@ -96,13 +96,8 @@ public final class StateStore: @unchecked Sendable {
     /// only read the file.
     private init(readingOnly path: String) throws(StateError) {
         self.path = path
-        let file: SQLiteConnection
-        do {
-            file = try SQLiteConnection(path: path)
-        } catch {
-            throw Self.error(error, path: path)
-        }
-        let found = try Self.schemaVersion(of: file, path: path)
+        writes = false
+        let (file, found) = try Self.openToRead(path)
         guard found < StateSchema.current else {
             connection = file
             readsFile = true
@@ -119,19 +114,44 @@ public final class StateStore: @unchecked Sendable {
         readsFile = false
     }
 
+    /// The file opened only to read it, and its schema version. Read-only, SQLite writes nothing, not even a checkpoint
+    /// of the log; it still needs the log's index beside the file (`-shm`), so a user who may not create that reads a
+    /// file without a log (one copied or restored alone) as immutable.
+    private static func openToRead(_ path: String) throws(StateError) -> (SQLiteConnection, Int) {
+        do {
+            let file = try connect(path, readOnly: true)
+            return (file, try schemaVersion(of: file, path: path))
+        } catch {
+            guard !FileManager.default.fileExists(atPath: path + "-wal") else { throw error }
+            let file = try connect(path, immutable: true)
+            return (file, try schemaVersion(of: file, path: path))
+        }
+    }
+
+    private static func connect(_ path: String, readOnly: Bool = false, immutable: Bool = false) throws(StateError) -> SQLiteConnection {
+        do {
+            return try SQLiteConnection(path: path, readOnly: readOnly, immutable: immutable)
+        } catch {
+            throw Self.error(error, path: path)
+        }
+    }
+
     /// The file's schema version; refuses a newer one, and a database of something else given by mistake (no version,
     /// tables of its own). Reading it is the first thing that touches the file, so a file that is not a database fails
     /// here, before anything is written.
     private static func schemaVersion(of database: SQLiteConnection, path: String) throws(StateError) -> Int {
         let found: Int
-        let tables: Int
+        let foreign: Bool
         do {
             found = try database.integer("PRAGMA user_version") ?? 0
-            tables = found == 0 ? try database.integer("SELECT COUNT(*) FROM sqlite_master") ?? 0 : 0
+            // A new file has no table yet; a state file of any version has these two.
+            let tables = try database.integer("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+            let ours = try database.integer("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'sources')") ?? 0
+            foreign = found == 0 ? tables > 0 : ours < 2
         } catch {
             throw Self.error(error, path: path)
         }
-        guard tables == 0 else {
+        guard !foreign else {
             throw StateError(kind: .corrupt, path: path, detail: "an SQLite database with tables of its own, not a state file")
         }
         guard found <= StateSchema.current else {
@@ -176,13 +196,13 @@ public final class StateStore: @unchecked Sendable {
     /// Closes the file; later calls fail.
     public func close() {
         lock.withLock {
-            if let connection { Self.shrinkLog(of: connection, path: path) }
+            if writes, let connection { Self.shrinkLog(of: connection, path: path) }
             connection = nil
         }
     }
 
     deinit {
-        if let connection { Self.shrinkLog(of: connection, path: path) }
+        if writes, let connection { Self.shrinkLog(of: connection, path: path) }
     }
 
     /// How large the write-ahead log may stay between runs, in bytes (also SQLite's `journal_size_limit`). Closing

@@ -272,7 +272,7 @@ extension CommandLineTests {
         #expect(result.status == 5)
         #expect(
             result.err
-                == "tributary: cannot use the lock file \(state).lock: Is a directory; the folder must be writable by the user"
-                + " running tributary; or use --state FILE or --no-state\n")
+                == "tributary: cannot use the lock file \(state).lock: Is a directory; the lock file and its folder must be writable"
+                + " by the user running tributary (on a disk that is not read-only); or use --state FILE or --no-state\n")
     }
 }

@@ -54,6 +54,8 @@ struct CronSafetyTests {
         #expect((unknown["error"] as? String)?.contains("no source named 'nope'") == true)
         let usage = try await stopped(["run", "--jobs", "0"], status: 1)
         #expect((usage["error"] as? String)?.contains("--jobs") == true)
+        let unknownOption = try await stopped(["run", "--bogus"], status: 1)
+        #expect((unknownOption["error"] as? String)?.contains("--bogus") == true, "\(unknownOption)")
 
         // Another process holds the lock.
         let lockPath = folder.path(".tributary/state.sqlite.lock")
@@ -185,6 +187,11 @@ struct CronSafetyTests {
         #expect(try await TributaryBinary.run(["run", "-q"], in: folder.url.path).status == 0)
         #expect(try State.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1"])
         let requests = server.requestCount("/a.xml")
+        let health = { () async throws -> String in
+            let status = try await TributaryBinary.run(["status"], in: folder.url.path).standardOutput
+            return String(status.split(separator: "\n").first { $0.hasPrefix("  a ") } ?? "")
+        }
+        let healthBefore = try await health()
 
         server.route("/b.xml", .ok(body: State.rss(["b1", "b2"]), contentType: "application/rss+xml"))
         let only = try await TributaryBinary.run(["run", "-q", "-s", "b", "--report", "report.json"], in: folder.url.path)
@@ -192,6 +199,7 @@ struct CronSafetyTests {
         #expect(server.requestCount("/a.xml") == requests, "a was not fetched")
         #expect(try State.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1", "Story b2"])
         #expect(State.sources(try State.report(folder)).keys.sorted() == ["b"], "the report is of the sources run")
+        #expect(try await health() == healthBefore, "a's health (last success, stored items) as it was")
 
         // Without a state the outputs can only hold the sources named, and the run says so.
         let stateless = try await TributaryBinary.run(["run", "--no-state", "-s", "b"], in: folder.url.path)

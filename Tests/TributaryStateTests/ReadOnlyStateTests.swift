@@ -87,6 +87,42 @@ struct ReadOnlyStateTests {
         #expect(checked.flatMap(Double.init).map { $0 > 0 } == true)
     }
 
+    @Test("A large log left by a killed run stays as it is: a reader does not copy it into the file")
+    func largeLogIsLeftAlone() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("state.sqlite")
+        do {
+            // A run that stored much and was killed before closing leaves its log: written here without a close that
+            // would copy it into the file.
+            _ = try StateStore(path: path)
+            let raw = try SQLiteConnection(path: path)
+            try raw.prepare("INSERT INTO meta (key, value) VALUES ('filler', ?)")
+                .bind(.text(String(repeating: "x", count: StateStore.logSizeLimit + (1 << 20)))).run()
+        }
+        let before = Self.files(path)
+        #expect((before["-wal"]?.count ?? 0) > StateStore.logSizeLimit)
+        let store = try #require(try StateStore.openExisting(path: path))
+        #expect(try store.meta("filler")?.count == StateStore.logSizeLimit + (1 << 20))
+        store.close()
+        #expect(Self.files(path) == before, "no checkpoint by a reader")
+    }
+
+    @Test("A file may be read as immutable, whatever characters its path has")
+    func immutablePath() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("a ?#%20 b/state.sqlite")
+        do {
+            let store = try StateStore(path: path)
+            store.close()
+            // Everything copied into the file, which is then on its own (as a copy or a restored backup is): an
+            // immutable reader does not read a log.
+            try SQLiteConnection(path: path).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let file = try SQLiteConnection(path: path, immutable: true)
+        #expect(try file.integer("PRAGMA user_version") == StateStore.schemaVersion)
+    }
+
     @Test("No state file: nothing to open, and none is made")
     func missingFile() throws {
         let folder = try TemporaryDirectory()
@@ -116,6 +152,22 @@ struct ForeignDatabaseTests {
             }
         }
         #expect(ReadOnlyStateTests.files(path) == before)
+    }
+
+    @Test("A database of something else that has a version of its own is refused as not a state file")
+    func foreignDatabaseWithAVersion() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path("other.sqlite")
+        do {
+            let other = try SQLiteConnection(path: path)
+            try other.execute("CREATE TABLE notes (text TEXT); PRAGMA user_version = 4")
+        }
+        #expect {
+            _ = try StateStore(path: path)
+        } throws: { error in
+            (error as? StateError)?.description.contains("tables of its own") == true
+                && (error as? StateError)?.description.contains("--state") == true
+        }
     }
 }
 

@@ -90,12 +90,7 @@ enum RunCommand: Command {
         guard usage.isEmpty else {
             context.console.diagnostic(
                 UsageError(messages: usage).rendered(programName: CommandLineTool.programName, commandName: spec.name))
-            if let path = arguments.value("report") {
-                let report = RunReportTable.json(
-                    stoppedWith: .usage, errors: usage, configuration: CommonOptions.configPath(arguments), started: Date(),
-                    duration: .zero)
-                writeReport(report, to: path, context: context)
-            }
+            reportUsageErrors(usage, arguments: arguments, context: context)
             return ExitStatus.usage.rawValue
         }
         guard let every = choices.every else {
@@ -242,6 +237,15 @@ enum RunCommand: Command {
         }
         if last { KeptUntilExit.keep(report) }
         return report.status.rawValue
+    }
+
+    /// Writes the report of a run refused for its command line, when `--report` could be read from it: a cron job's
+    /// mistyped option must not leave the last good run's report as the latest.
+    static func reportUsageErrors(_ errors: [String], arguments: ParsedArguments, context: CommandContext) {
+        guard let path = arguments.value("report") else { return }
+        let report = RunReportTable.json(
+            stoppedWith: .usage, errors: errors, configuration: CommonOptions.configPath(arguments), started: Date(), duration: .zero)
+        writeReport(report, to: path, context: context)
     }
 
     /// Writes the JSON report where `--report` says; a failure is told on standard error.

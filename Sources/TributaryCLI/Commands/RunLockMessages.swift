@@ -19,7 +19,8 @@ enum RunLockMessages {
             return "another run still holds the lock \(path)\(holder) after waiting \(DurationParser.format(wait))"
         case .unusable:
             return failure.description
-                + "; the folder must be writable by the user running \(CommandLineTool.programName); or use --state FILE or --no-state"
+                + "; the lock file and its folder must be writable by the user running \(CommandLineTool.programName) "
+                + "(on a disk that is not read-only); or use --state FILE or --no-state"
         case .interrupted:
             return failure.description
         }

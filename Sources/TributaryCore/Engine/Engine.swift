@@ -125,6 +125,8 @@ public struct Engine: Sendable {
                 batches.append(Pipeline.Batch(source: outcome.source, items: items))
             }
         }
+        // What the HTML page says of the sources not run: as the state last saw them.
+        var restingReports: [SourceReport] = []
         if state != nil {
             for source in resting {
                 let history = histories[source.name] ?? SourceHistory(name: source.name)
@@ -138,6 +140,12 @@ public struct Engine: Sendable {
                 if let feed = merge.feed { sourceInfo[source.name] = feed }
                 let items = merge.riverItems
                 if !items.isEmpty { batches.append(Pipeline.Batch(source: source, items: items)) }
+                var report = SourceReport(
+                    name: source.name, adapter: source.adapterKind, itemCount: merge.items.count(where: \.served),
+                    failure: history.consecutiveFailures > 0 ? history.lastError ?? "failed" : nil)
+                report.status = merge.status
+                report.httpStatus = history.lastHTTPStatus
+                restingReports.append(report)
             }
         }
 
@@ -175,7 +183,8 @@ public struct Engine: Sendable {
         var outputReports: [OutputReport] = []
         var standardOutput = ""
         let everySourceFailed = !sources.isEmpty && !reports.contains(where: \.succeeded)
-        let renderer = OutputRenderer(configuration: configuration, sourceInfo: sourceInfo, sourceReports: reports, now: started)
+        let renderer = OutputRenderer(
+            configuration: configuration, sourceInfo: sourceInfo, sourceReports: reports + restingReports, now: started)
         var files: [(index: Int, output: OutputConfig, path: URL, items: [Item])] = []
         for output in outputs {
             let selected = renderer.items(for: output, from: river)

@@ -183,7 +183,7 @@ struct CronSafetyTests {
         Self.feed(server)
         server.route("/b.xml", .ok(body: State.rss(["b1"]), contentType: "application/rss+xml"))
         let folder = try TemporaryDirectory()
-        try folder.write(State.config(server, paths: ["a.xml", "b.xml"]), to: "feeds.yaml")
+        try folder.write(State.config(server, paths: ["a.xml", "b.xml"]) + "  - type: html\n    path: out/index.html\n", to: "feeds.yaml")
         #expect(try await TributaryBinary.run(["run", "-q"], in: folder.url.path).status == 0)
         #expect(try State.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1"])
         let requests = server.requestCount("/a.xml")
@@ -200,6 +200,7 @@ struct CronSafetyTests {
         #expect(try State.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1", "Story b2"])
         #expect(State.sources(try State.report(folder)).keys.sorted() == ["b"], "the report is of the sources run")
         #expect(try await health() == healthBefore, "a's health (last success, stored items) as it was")
+        #expect(try folder.read("out/index.html").contains("All 2 sources ok"), "the page counts the sources not run too")
 
         // Without a state the outputs can only hold the sources named, and the run says so.
         let stateless = try await TributaryBinary.run(["run", "--no-state", "-s", "b"], in: folder.url.path)

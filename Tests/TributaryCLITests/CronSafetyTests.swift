@@ -18,6 +18,16 @@ struct CronSafetyTests {
             .cached(body: State.rss(["a1", "a2", "a3"]), contentType: "application/rss+xml", etag: "\"a-v1\"", lastModified: nil))
     }
 
+    /// A folder whose configuration reads `/a.xml` (three items, with an ETag) from `server`, after one run there.
+    static func folderAfterOneRun(_ server: LoopbackServer, configuration: String? = nil) async throws -> TemporaryDirectory {
+        feed(server)
+        let folder = try TemporaryDirectory()
+        try folder.write(configuration ?? State.config(server, paths: ["a.xml"]), to: "feeds.yaml")
+        let first = try await TributaryBinary.run(["run", "-q"], in: folder.url.path)
+        #expect(first.status == 0, "\(first.standardError)")
+        return folder
+    }
+
     @Test("A run that stops early (configuration, command line, lock, state) still writes its report")
     func reportOfARunThatStops() async throws {
         let server = try LoopbackServer()
@@ -58,11 +68,9 @@ struct CronSafetyTests {
         #expect((unknownOption["error"] as? String)?.contains("--bogus") == true, "\(unknownOption)")
 
         // Another process holds the lock.
-        let lockPath = folder.path(".tributary/state.sqlite.lock")
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        #expect(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        let held = try HeldLock(path: folder.path(".tributary/state.sqlite.lock"))
         let locked = try await stopped(["run"], status: 4)
-        close(descriptor)
+        held.release()
         #expect((locked["error"] as? String)?.contains("holds the lock") == true)
 
         try folder.write(String(repeating: "garbage ", count: 1000), to: ".tributary/state.sqlite")
@@ -77,17 +85,13 @@ struct CronSafetyTests {
     func dryRunWritesNothing() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        Self.feed(server)
-        let folder = try TemporaryDirectory()
-        try folder.write(State.config(server, paths: ["a.xml"]), to: "feeds.yaml")
-        #expect(try await TributaryBinary.run(["run", "-q"], in: folder.url.path).status == 0)
+        let folder = try await Self.folderAfterOneRun(server)
         let state = folder.path(".tributary/state.sqlite")
         let before = ["", "-wal"].map { FileManager.default.contents(atPath: state + $0) }
 
         // Holding the lock does not stop a dry run, which reads a snapshot of the state.
-        let descriptor = open(state + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        defer { close(descriptor) }
-        #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        let held = try HeldLock(path: state + ".lock")
+        defer { held.release() }
         let dry = try await TributaryBinary.run(["run", "-n"], in: folder.url.path)
         #expect(dry.status == 0, "\(dry.standardError)")
         #expect(dry.standardError.contains("dry run"))
@@ -114,10 +118,7 @@ struct CronSafetyTests {
     func readOnlyState() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        Self.feed(server)
-        let folder = try TemporaryDirectory()
-        try folder.write(State.config(server, paths: ["a.xml"]), to: "feeds.yaml")
-        #expect(try await TributaryBinary.run(["run", "-q"], in: folder.url.path).status == 0)
+        let folder = try await Self.folderAfterOneRun(server)
         let state = folder.path(".tributary")
         // The state's files readable by everyone (the other user included) and writable by no one but root; the lock
         // file and the folder stay usable.
@@ -212,10 +213,7 @@ struct CronSafetyTests {
     func statusWithABrokenConfiguration() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        Self.feed(server)
-        let folder = try TemporaryDirectory()
-        try folder.write(State.config(server, paths: ["a.xml"]), to: "feeds.yaml")
-        #expect(try await TributaryBinary.run(["run", "-q"], in: folder.url.path).status == 0)
+        let folder = try await Self.folderAfterOneRun(server)
         try folder.write("sources: [oops\n", to: "feeds.yaml")
 
         let status = try await TributaryBinary.run(["status", "--state", ".tributary/state.sqlite"], in: folder.url.path)

@@ -361,14 +361,9 @@ struct StateEndToEndTests {
     func everyStopsWhileWaitingForTheLock(_ signal: Int32) async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        server.route("/feed.xml", .ok(body: Self.rss(["x"]), contentType: "application/rss+xml"))
-        let folder = try TemporaryDirectory()
-        try folder.write(Self.config(server, paths: ["feed.xml"]), to: "feeds.yaml")
-        let held = try HeldLock(path: folder.path(".tributary/state.sqlite.lock"))
+        let (folder, held) = try Self.lockedFolder(server)
         defer { held.release() }
-
-        let pid = try ChildProcess([TributaryBinary.path, "run", "--every", "1h", "--wait"], directory: folder.url.path)
-            .spawn(standardOutput: "/dev/null", standardError: folder.path("stderr.txt"))
+        let pid = try Self.spawnLogged(["run", "--every", "1h", "--wait"], in: folder)
         var status: Int32?
         defer { if status == nil { Self.killAndReap(pid) } }
         let waiting = "tributary: waiting for the lock \(held.path) held by PID \(getpid()) (at most 1h)\n"
@@ -388,14 +383,9 @@ struct StateEndToEndTests {
     func singleRunDiesWhileWaitingForTheLock() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        server.route("/feed.xml", .ok(body: Self.rss(["x"]), contentType: "application/rss+xml"))
-        let folder = try TemporaryDirectory()
-        try folder.write(Self.config(server, paths: ["feed.xml"]), to: "feeds.yaml")
-        let held = try HeldLock(path: folder.path(".tributary/state.sqlite.lock"))
+        let (folder, held) = try Self.lockedFolder(server)
         defer { held.release() }
-
-        let pid = try ChildProcess([TributaryBinary.path, "run", "--wait"], directory: folder.url.path)
-            .spawn(standardOutput: "/dev/null", standardError: folder.path("stderr.txt"))
+        let pid = try Self.spawnLogged(["run", "--wait"], in: folder)
         var status: Int32?
         defer { if status == nil { Self.killAndReap(pid) } }
         #expect(await Self.waitUntil(folder.path("stderr.txt"), contains: "waiting for the lock"))
@@ -404,6 +394,20 @@ struct StateEndToEndTests {
         let raw = try #require(status, "it ended soon after the signal")
         #expect((raw & 0x7f) == SIGTERM, "SIGTERM's default disposition ended it: \(raw)")
         #expect(server.requestCount("/feed.xml") == 0, "no run started")
+    }
+
+    /// A folder configured for one feed (`/feed.xml` on `server`) whose state's lock the test process holds.
+    static func lockedFolder(_ server: LoopbackServer) throws -> (TemporaryDirectory, HeldLock) {
+        server.route("/feed.xml", .ok(body: rss(["x"]), contentType: "application/rss+xml"))
+        let folder = try TemporaryDirectory()
+        try folder.write(config(server, paths: ["feed.xml"]), to: "feeds.yaml")
+        return (folder, try HeldLock(path: folder.path(".tributary/state.sqlite.lock")))
+    }
+
+    /// Starts `tributary` with `arguments` in `folder`, its standard error going to `stderr.txt` there.
+    static func spawnLogged(_ arguments: [String], in folder: TemporaryDirectory) throws -> pid_t {
+        try ChildProcess([TributaryBinary.path] + arguments, directory: folder.url.path)
+            .spawn(standardOutput: "/dev/null", standardError: folder.path("stderr.txt"))
     }
 
     /// Polls `path` until it contains `text`, for at most a minute.

@@ -23,17 +23,7 @@ struct ReadOnlyStateTests {
         let folder = try TemporaryDirectory()
         let path = folder.path("state.sqlite")
         let item = Item(id: "x1", source: "news", url: "https://e.com/x", title: "Old item")
-        do {
-            let old = try StateStore(path: path, upTo: 1)
-            try old.access { database throws(SQLiteError) in
-                try database.prepare(
-                    "INSERT INTO items (source, id, first_seen, last_seen, served, data) VALUES ('news', 'x1', 100, 200, 1, ?)"
-                ).bind(.blob(ItemCodec.encode(item))).run()
-                try database.execute(
-                    "INSERT INTO sources (name, last_success, consecutive_failures) VALUES ('news', 200, 0)")
-            }
-            old.close()
-        }
+        try StateStoreTests.makeVersionOneFile(at: path, item: item)
         let before = Self.files(path)
 
         let store = try #require(try StateStore.openExisting(path: path))
@@ -49,17 +39,21 @@ struct ReadOnlyStateTests {
         #expect(try file.integer("PRAGMA user_version") == 1)
     }
 
+    /// A state file in `folder` that is due for its structural check (last checked in 1970).
+    static func fileDueForItsCheck(in folder: TemporaryDirectory) throws -> String {
+        let path = folder.path("state.sqlite")
+        let store = try StateStore(path: path)
+        try store.access { database throws(SQLiteError) in
+            try database.execute("UPDATE meta SET value = '0' WHERE key = '\(StateStore.checkedKey)'")
+        }
+        store.close()
+        return path
+    }
+
     @Test("A file due for its structural check is read without the check being recorded")
     func noCheckIsRecorded() throws {
         let folder = try TemporaryDirectory()
-        let path = folder.path("state.sqlite")
-        do {
-            let store = try StateStore(path: path)
-            try store.access { database throws(SQLiteError) in
-                try database.execute("UPDATE meta SET value = '0' WHERE key = '\(StateStore.checkedKey)'")
-            }
-            store.close()
-        }
+        let path = try Self.fileDueForItsCheck(in: folder)
         let before = Self.files(path)
         let store = try #require(try StateStore.openExisting(path: path))
         _ = try store.histories(for: ["news"])
@@ -72,15 +66,7 @@ struct ReadOnlyStateTests {
     @Test("Opening for a run does the check that is due and records it")
     func aRunRecordsTheCheck() throws {
         let folder = try TemporaryDirectory()
-        let path = folder.path("state.sqlite")
-        do {
-            let store = try StateStore(path: path)
-            try store.access { database throws(SQLiteError) in
-                try database.execute("UPDATE meta SET value = '0' WHERE key = '\(StateStore.checkedKey)'")
-            }
-            store.close()
-        }
-        let store = try StateStore(path: path)
+        let store = try StateStore(path: try Self.fileDueForItsCheck(in: folder))
         let checked = try store.access { database throws(SQLiteError) in
             try database.text("SELECT value FROM meta WHERE key = ?", parameter: StateStore.checkedKey)
         }

@@ -275,19 +275,7 @@ struct StateStoreTests {
         let folder = try TemporaryDirectory()
         let path = folder.path("state.sqlite")
         let item = Item(id: "x1", source: "news", url: "https://e.com/x", title: "Old item")
-        do {
-            let old = try StateStore(path: path, upTo: 1)
-            try old.access { database throws(SQLiteError) in
-                try database.prepare(
-                    "INSERT INTO items (source, id, first_seen, last_seen, served, data) VALUES ('news', 'x1', 100, 200, 1, ?)"
-                ).bind(.blob(ItemCodec.encode(item))).run()
-                try database.execute(
-                    "INSERT INTO sources (name, last_success, consecutive_failures, validator_url, etag) VALUES ('news', 200, 0, 'http://127.0.0.1/x', '\"v1\"')"
-                )
-            }
-            #expect(try old.integer("PRAGMA user_version") == 1)
-            old.close()
-        }
+        try Self.makeVersionOneFile(at: path, item: item)
         let store = try StateStore(path: path)
         #expect(try store.integer("PRAGMA user_version") == StateStore.schemaVersion)
         let key = try store.access { database throws(SQLiteError) in
@@ -567,6 +555,24 @@ struct RunLockTests {
         private let guardLock = NSLock()
         init(_ lock: RunLock) { self.lock = lock }
         func release() { guardLock.withLock { lock = nil } }
+    }
+}
+
+extension StateStoreTests {
+    /// A state file of the first schema version at `path`, as the first Tributary wrote them: source "news" with
+    /// validators, and `item` (id x1) first seen at 100, last at 200, served.
+    static func makeVersionOneFile(at path: String, item: Item) throws {
+        let old = try StateStore(path: path, upTo: 1)
+        try old.access { database throws(SQLiteError) in
+            try database.prepare(
+                "INSERT INTO items (source, id, first_seen, last_seen, served, data) VALUES ('news', 'x1', 100, 200, 1, ?)"
+            ).bind(.blob(ItemCodec.encode(item))).run()
+            try database.execute(
+                "INSERT INTO sources (name, last_success, consecutive_failures, validator_url, etag) VALUES ('news', 200, 0, 'http://127.0.0.1/x', '\"v1\"')"
+            )
+        }
+        #expect(try old.integer("PRAGMA user_version") == 1)
+        old.close()
     }
 }
 

@@ -125,26 +125,14 @@ public struct Engine: Sendable {
                 batches.append(Pipeline.Batch(source: outcome.source, items: items))
             }
         }
-        // What the HTML page says of the sources not run: as the state last saw them.
         var restingReports: [SourceReport] = []
         if state != nil {
             for source in resting {
-                let history = histories[source.name] ?? SourceHistory(name: source.name)
-                let answer: SourceOutcome =
-                    history.consecutiveFailures > 0
-                    ? .failed(error: history.lastError ?? "", httpStatus: history.lastHTTPStatus) : .notModified(httpStatus: nil)
-                // Not committed: a source that was not asked has nothing new to say about its health.
-                let merge = SourceMerge.merge(
-                    history, outcome: answer, now: started, retention: configuration.retention.inSeconds,
-                    staleAfter: source.staleAfter.inSeconds)
-                if let feed = merge.feed { sourceInfo[source.name] = feed }
-                let items = merge.riverItems
-                if !items.isEmpty { batches.append(Pipeline.Batch(source: source, items: items)) }
-                var report = SourceReport(
-                    name: source.name, adapter: source.adapterKind, itemCount: merge.items.count(where: \.served),
-                    failure: history.consecutiveFailures > 0 ? history.lastError ?? "failed" : nil)
-                report.status = merge.status
-                report.httpStatus = history.lastHTTPStatus
+                let (batch, feed, report) = Self.storedContribution(
+                    of: source, history: histories[source.name] ?? SourceHistory(name: source.name), now: started,
+                    retention: configuration.retention.inSeconds)
+                if let batch { batches.append(batch) }
+                if let feed { sourceInfo[source.name] = feed }
                 restingReports.append(report)
             }
         }
@@ -266,6 +254,26 @@ public struct Engine: Sendable {
             }
         }
         return report
+    }
+
+    /// What a source that was not run (`--source` named others) puts in the river from the state: its stored items, as
+    /// after a 304 or, while it fails, as a failing source's until `stale_after`; its description; and, for the HTML
+    /// page, its health as the state last saw it. Nothing of it is stored: a source that was not asked has nothing
+    /// new to say.
+    private static func storedContribution(
+        of source: SourceConfig, history: SourceHistory, now: Date, retention: TimeInterval
+    ) -> (batch: Pipeline.Batch?, feed: FeedInfo?, report: SourceReport) {
+        let failing = history.consecutiveFailures > 0
+        let answer: SourceOutcome =
+            failing ? .failed(error: history.lastError ?? "", httpStatus: history.lastHTTPStatus) : .notModified(httpStatus: nil)
+        let merge = SourceMerge.merge(history, outcome: answer, now: now, retention: retention, staleAfter: source.staleAfter.inSeconds)
+        let items = merge.riverItems
+        var report = SourceReport(
+            name: source.name, adapter: source.adapterKind, itemCount: merge.items.count(where: \.served),
+            failure: failing ? history.lastError ?? "failed" : nil)
+        report.status = merge.status
+        report.httpStatus = history.lastHTTPStatus
+        return (items.isEmpty ? nil : Pipeline.Batch(source: source, items: items), merge.feed, report)
     }
 
     /// The report of a run the state stopped: nothing is written.

@@ -224,6 +224,26 @@ struct CronSafetyTests {
         #expect(try await TributaryBinary.run(["status"], in: folder.url.path).status == 1)
     }
 
+    @Test("status --format json gives a monitor the runs and each source's health")
+    func statusAsJSON() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let folder = try await Self.folderAfterOneRun(server)
+        let result = try await TributaryBinary.run(["status", "-f", "json"], in: folder.url.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(json["state"] as? String == folder.path(".tributary/state.sqlite"))
+        let run = try #require((json["runs"] as? [[String: Any]])?.first)
+        #expect(run["exit_status"] as? Int == 0 && run["items"] as? Int == 3 && run["new_items"] as? Int == 3)
+        let source = try #require((json["sources"] as? [[String: Any]])?.first)
+        #expect(source["name"] as? String == "a" && source["health"] as? String == "ok")
+        #expect(source["consecutive_failures"] as? Int == 0 && source["http_status"] as? Int == 200)
+        #expect(source["stored_items"] as? Int == 3 && source["last_error"] is NSNull && source["last_success"] is String)
+
+        let wrong = try await TributaryBinary.run(["status", "--format", "xml"], in: folder.url.path)
+        #expect(wrong.status == 1 && wrong.standardError.contains("must be text or json"))
+    }
+
     @Test("A source taken out of the configuration is forgotten after the retention, even when nothing changes")
     func removedSourceIsForgotten() async throws {
         let server = try LoopbackServer()

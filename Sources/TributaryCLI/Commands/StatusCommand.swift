@@ -1,5 +1,6 @@
 import Foundation
 import TributaryCore
+import TributaryJSON
 import TributaryState
 import TributarySyndication
 
@@ -16,6 +17,7 @@ enum StatusCommand: Command {
         options: CommonOptions.all + [
             CommonOptions.state,
             OptionSpec(long: "runs", valueName: "N", help: "Show the last N runs.", defaultValue: "10"),
+            OptionSpec(long: "format", short: "f", valueName: "FORMAT", help: "Print text (the default) or json, for monitoring."),
         ])
 
     static func execute(_ arguments: ParsedArguments, context: CommandContext) async -> Int32 {
@@ -28,6 +30,16 @@ enum StatusCommand: Command {
                 return ExitStatus.usage.rawValue
             }
             runCount = number
+        }
+        let json: Bool
+        switch arguments.value("format") {
+        case nil, "text": json = false
+        case "json": json = true
+        case let word?:
+            context.console.diagnostic(
+                UsageError(messages: ["option '--format' must be text or json, not '\(word)'"])
+                    .rendered(programName: CommandLineTool.programName, commandName: spec.name))
+            return ExitStatus.usage.rawValue
         }
         // With --state the file is known without the configuration, which then only says which sources are configured:
         // a broken configuration does not hide the state (its errors are for `check` and `run`).
@@ -65,13 +77,79 @@ enum StatusCommand: Command {
             context.console.diagnostic("\(CommandLineTool.programName): \(error.description)")
             return ExitStatus.stateUnusable.rawValue
         }
-        context.console.output(render(path: path, runs: runs, health: health, configured: configuration?.sources))
+        let sources = rows(health: health, configured: configuration?.sources)
+        context.console.output(
+            json ? renderJSON(path: path, runs: runs, sources: sources) : render(path: path, runs: runs, sources: sources))
         return ExitStatus.success.rawValue
     }
 
-    /// The report; `configured` (nil when the configuration could not be read) marks the stored sources it no longer
-    /// has and adds those no run has fetched yet.
-    static func render(path: String, runs: [RunRecord], health: [SourceHealth], configured: [SourceConfig]?) -> String {
+    /// One source as `status` shows it.
+    struct Row {
+        var name: String
+        /// `ok`, `failing`, `never worked`, `not configured`, `not run yet` or `disabled`.
+        var health: String
+        var lastSuccess: Date?
+        var consecutiveFailures: Int
+        var lastHTTPStatus: Int?
+        var storedItems: Int
+        var lastError: String?
+    }
+
+    /// The stored sources with their health, then the configured ones no run has fetched yet. `configured` (nil when
+    /// the configuration could not be read) marks the stored sources it no longer has.
+    static func rows(health: [SourceHealth], configured: [SourceConfig]?) -> [Row] {
+        let names = configured.map { Set($0.map(\.name)) }
+        var rows = health.map { source in
+            var state = source.consecutiveFailures == 0 ? "ok" : source.lastSuccess == nil ? "never worked" : "failing"
+            // Kept for `retention` after its last run, in case it comes back; then a run forgets it.
+            if let names, !names.contains(source.name) { state = "not configured" }
+            return Row(
+                name: source.name, health: state, lastSuccess: source.lastSuccess, consecutiveFailures: source.consecutiveFailures,
+                lastHTTPStatus: source.lastHTTPStatus, storedItems: source.storedItems, lastError: source.lastError)
+        }
+        let known = Set(health.map(\.name))
+        for source in configured ?? [] where !known.contains(source.name) {
+            rows.append(
+                Row(
+                    name: source.name, health: source.enabled ? "not run yet" : "disabled", lastSuccess: nil, consecutiveFailures: 0,
+                    lastHTTPStatus: nil, storedItems: 0, lastError: nil))
+        }
+        return rows
+    }
+
+    /// The same as JSON: `{"state", "runs": [...], "sources": [...]}`, for a monitor to read.
+    static func renderJSON(path: String, runs: [RunRecord], sources: [Row]) -> String {
+        var root = JSONObject()
+        root["state"] = .string(path)
+        root["runs"] = .array(
+            runs.map { run in
+                var entry = JSONObject()
+                entry["started"] = .string(RFC3339.string(from: run.started))
+                entry["duration_seconds"] = JSONNumber((run.duration * 1000).rounded() / 1000).map(JSONValue.number) ?? .null
+                entry["exit_status"] = .number(JSONNumber(run.status))
+                entry["sources"] = .number(JSONNumber(run.sources))
+                entry["failed"] = .number(JSONNumber(run.failed))
+                entry["items"] = .number(JSONNumber(run.items))
+                entry["new_items"] = .number(JSONNumber(run.newItems))
+                return .object(entry)
+            })
+        root["sources"] = .array(
+            sources.map { source in
+                var entry = JSONObject()
+                entry["name"] = .string(source.name)
+                entry["health"] = .string(source.health)
+                entry["last_success"] = source.lastSuccess.map { .string(RFC3339.string(from: $0)) } ?? .null
+                entry["consecutive_failures"] = .number(JSONNumber(source.consecutiveFailures))
+                entry["http_status"] = source.lastHTTPStatus.map { .number(JSONNumber($0)) } ?? .null
+                entry["stored_items"] = .number(JSONNumber(source.storedItems))
+                entry["last_error"] = source.lastError.map(JSONValue.string) ?? .null
+                return .object(entry)
+            })
+        return String(decoding: JSONWriter.bytes(from: .object(root), style: .pretty), as: UTF8.self) + "\n"
+    }
+
+    /// The report for people.
+    static func render(path: String, runs: [RunRecord], sources: [Row]) -> String {
         var text = "state: \(path)\n\nlast runs (newest first):\n"
         if runs.isEmpty { text += "  none\n" }
         for run in runs {
@@ -81,21 +159,12 @@ enum StatusCommand: Command {
                 ", \(run.items) item\(run.items == 1 ? "" : "s") (\(run.newItems) new) in \(Duration.seconds(run.duration).secondsText)\n"
         }
         var rows = [["source", "health", "last success", "failures", "http", "stored", "last error"]]
-        var known = Set<String>()
-        let names = configured.map { Set($0.map(\.name)) }
-        for source in health {
-            known.insert(source.name)
-            var state = source.consecutiveFailures == 0 ? "ok" : source.lastSuccess == nil ? "never worked" : "failing"
-            // Kept for `retention` after its last run, in case it comes back; then a run forgets it.
-            if let names, !names.contains(source.name) { state = "not configured" }
+        for source in sources {
             rows.append([
-                source.name, state, source.lastSuccess.map(RFC3339.string(from:)) ?? "never", String(source.consecutiveFailures),
+                source.name, source.health, source.lastSuccess.map(RFC3339.string(from:)) ?? "never", String(source.consecutiveFailures),
                 source.lastHTTPStatus.map(String.init) ?? "-", String(source.storedItems),
                 source.lastError.map { String($0.prefix { $0 != "\n" }) } ?? "",
             ])
-        }
-        for source in configured ?? [] where !known.contains(source.name) {
-            rows.append([source.name, source.enabled ? "not run yet" : "disabled", "never", "0", "-", "0", ""])
         }
         text += "\nsources:\n" + TextTable.render(rows, rightAligned: [3, 4, 5], indent: "  ") + "\n"
         return text

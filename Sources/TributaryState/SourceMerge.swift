@@ -63,6 +63,15 @@ public struct SourceMerge: Sendable {
     ) -> SourceMerge {
         let cutoff = now.addingTimeInterval(-retention)
         var update = SourceUpdate(history: history, now: now)
+        // Times "after" now were recorded while the clock ran ahead: taken as now, so that the items are not dated in
+        // the future (and warned about) at every run until the clock catches up; the next answer with them stores that.
+        var futureIDs = Set<String>()
+        var history = history
+        for index in history.items.indices where history.items[index].firstSeen > now || history.items[index].lastSeen > now {
+            futureIDs.insert(history.items[index].item.id)
+            history.items[index].firstSeen = min(history.items[index].firstSeen, now)
+            history.items[index].lastSeen = min(history.items[index].lastSeen, now)
+        }
         switch outcome {
         case .fetched(let items, let feed, let validators, let httpStatus):
             let migrating = history.identityScheme.map { $0 != StableID.schemeVersion } ?? false
@@ -83,10 +92,10 @@ public struct SourceMerge: Sendable {
                 if let known = stored[item.id] {
                     firstSeen = known.firstSeen
                 } else if let tombstone = history.tombstones[item.id] {
-                    firstSeen = tombstone.firstSeen
+                    firstSeen = min(tombstone.firstSeen, now)
                     update.revivedTombstones.append(item.id)
                 } else if migrating, let old = storedByKey[MatchKey.of(item)], !seen.contains(old.id) {
-                    firstSeen = old.firstSeen
+                    firstSeen = min(old.firstSeen, now)
                     if old.isTombstone { update.revivedTombstones.append(old.id) } else { update.renamedIDs.append(old.id) }
                 } else {
                     newCount += 1
@@ -106,7 +115,7 @@ public struct SourceMerge: Sendable {
             // run (many have no validators) costs no rewrite of their rows.
             update.upserts = current.filter { entry in
                 guard let known = stored[entry.item.id] else { return true }
-                return !known.served || known.item != entry.item
+                return !known.served || known.item != entry.item || futureIDs.contains(entry.item.id)
             }
             update.unservedIDs = history.items.filter { $0.served && !seen.contains($0.item.id) }.map(\.item.id)
             let described = feed.map { StoredFeed($0) } ?? history.storedFeed

@@ -198,6 +198,21 @@ struct SourceMergeTests {
         #expect(later.status == .failed, "stale_after counted from when the clock was put right")
     }
 
+    @Test("Items first seen while the clock ran ahead are taken as seen now, and stored so by the next answer with them")
+    func firstSeenInTheFuture() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        let start = timeline.now
+        try timeline.run(Timeline.fetched(["a", "b"]), after: 365 * 86400)
+        timeline.now = start
+        let unchanged = try timeline.run(.notModified(httpStatus: 304))
+        #expect(unchanged.items.allSatisfy { $0.firstSeen <= timeline.now && $0.lastSeen <= timeline.now })
+        #expect(unchanged.riverItems.allSatisfy { ($0.published ?? .distantFuture) <= timeline.now }, "not dated in the future")
+        let fetched = try timeline.run(Timeline.fetched(["a", "b"]))
+        #expect(fetched.newCount == 0)
+        let stored = try #require(try timeline.store.histories(for: ["s"])["s"])
+        #expect(stored.items.allSatisfy { $0.firstSeen == timeline.now }, "the clamped times are stored")
+    }
+
     @Test("A 304 after a change of id scheme leaves the stored ids on the old scheme, so the next answer re-keys them")
     func notModifiedKeepsTheOldScheme() throws {
         var timeline = try Timeline(try TemporaryDirectory())

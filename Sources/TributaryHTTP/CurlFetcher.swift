@@ -2,17 +2,28 @@ import Foundation
 import Synchronization
 public import TributaryCore
 
-/// The production fetcher: libcurl's multi interface driven by one dedicated thread, exposed as
-/// `async` calls. Every source fetches through one instance, so the global and per-host limits,
-/// timeouts, size limits and retries hold for all of them. `file:` URLs are read from disk with
-/// the same limits.
+/// The production fetcher: libcurl's multi interface driven by dedicated threads (one per core, at most
+/// ``maxLoops``), exposed as `async` calls. Every source fetches through one instance, so the global and per-host
+/// limits (shared by the threads), timeouts, size limits and retries hold for all of them. `file:` URLs are read from
+/// disk with the same limits.
+///
+/// A host's requests go to one thread, chosen by its name, so that they reuse their connections; when that thread has
+/// ``spillLoad`` requests in hand or more (many at once, as a single server of many feeds makes them), a request goes
+/// to a less busy thread instead. Different hosts share the threads, and so does the processing of their answers,
+/// decompression and TLS included.
 public final class CurlFetcher: Fetcher {
     /// The settings it was made with.
     public let settings: HTTPSettings
-    /// The transfer thread and libcurl itself start with the first HTTP request, so that a
+    /// The transfer threads and libcurl itself start with the first HTTP request, so that a
     /// process that only reads files never loads libcurl (unless it asked for ``preload()``).
-    private let started = Mutex<CurlMultiLoop?>(nil)
+    private let started = Mutex<[CurlMultiLoop]>([])
     private let files: FileFetcher
+
+    /// The most transfer threads a fetcher runs.
+    static let maxLoops = 4
+
+    /// How many requests a host's own thread may have in hand before one goes to a less busy thread.
+    static let spillLoad = 8
 
     /// A fetcher; its transfer thread starts when it is first asked for a URL.
     public init(settings: HTTPSettings = HTTPSettings()) {
@@ -21,7 +32,9 @@ public final class CurlFetcher: Fetcher {
     }
 
     deinit {
-        started.withLock { $0?.shutdown() }
+        started.withLock { loops in
+            for loop in loops { loop.shutdown() }
+        }
     }
 
     /// Loads libcurl (and its TLS library, some thirty shared libraries in all: about 10 ms) on a thread of its own,
@@ -44,13 +57,28 @@ public final class CurlFetcher: Fetcher {
 
     private static let preloading = DispatchGroup()
 
-    private var loop: CurlMultiLoop {
+    private var loops: [CurlMultiLoop] {
         started.withLock { started in
-            if let loop = started { return loop }
-            let loop = CurlMultiLoop(settings: settings)
-            started = loop
-            return loop
+            if started.isEmpty {
+                let slots = TransferSlots(maxTotal: settings.maxConnections, maxPerHost: settings.maxPerHost)
+                let count = min(Self.maxLoops, max(1, ProcessInfo.processInfo.activeProcessorCount), max(1, settings.maxConnections))
+                started = (0..<count).map { _ in CurlMultiLoop(settings: settings, slots: slots) }
+                // Weak: a loop's thread may give a slot back while another loop, its thread done, is already gone.
+                let loops = started.map { Weak($0) }
+                slots.onWake { for loop in loops { loop.value?.wakeIfWaiting() } }
+            }
+            return started
         }
+    }
+
+    /// The loop for a request to `host`: its own, unless that one is busy (``spillLoad``) and another is less so.
+    private func loop(for host: String) -> CurlMultiLoop {
+        let loops = loops
+        let own = loops[abs(host.hashValue % loops.count)]
+        guard own.load >= Self.spillLoad, let lightest = loops.min(by: { $0.load < $1.load }), lightest.load < own.load else {
+            return own
+        }
+        return lightest
     }
 
     /// A `file:` URL's bytes, read as `fetch` reads them (same limit and errors) but straight
@@ -94,8 +122,10 @@ public final class CurlFetcher: Fetcher {
 
     /// One attempt, cancelled with the task.
     private func perform(_ request: FetchRequest) async -> Result<FetchResponse, FetchError> {
-        let loop = loop
+        let loop = loop(for: Transfer.hostKey(of: request.url))
         let id = loop.nextID()
+        loop.began()
+        defer { loop.answered() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 loop.enqueue(id: id, request: request, continuation: continuation)
@@ -103,5 +133,14 @@ public final class CurlFetcher: Fetcher {
         } onCancel: {
             loop.cancel(id: id)
         }
+    }
+}
+
+/// A reference that does not keep its object alive, for a closure the object itself keeps.
+private struct Weak<Object: AnyObject & Sendable>: Sendable {
+    weak var value: Object?
+
+    init(_ value: Object) {
+        self.value = value
     }
 }

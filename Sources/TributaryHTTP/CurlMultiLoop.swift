@@ -4,10 +4,11 @@ import Foundation
 import Synchronization
 import TributaryCore
 
-/// Owns libcurl's multi handle and the thread that drives it.
+/// Owns libcurl's multi handle and the thread that drives it. A fetcher may run several, which share their limits
+/// (``TransferSlots``).
 ///
 /// Threading: every `CURL*` and the `CURLM*` are created, used and freed on the loop thread
-/// only. Other threads touch nothing but the mutex-protected inbox and call
+/// only. Other threads touch nothing but the mutex-protected inbox and the atomic counts, and call
 /// `curl_multi_wakeup`, which libcurl documents as thread-safe. That is what makes the
 /// `@unchecked Sendable` below sound.
 final class CurlMultiLoop: @unchecked Sendable {
@@ -28,19 +29,29 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let inbox = Mutex(Inbox())
     /// Only touched on the loop thread (set once before the thread starts).
     private let multi: UnsafeMutableRawPointer?
+    /// The limits shared with the fetcher's other loops.
+    private let slots: TransferSlots
+    /// Requests handed to this loop and not yet answered (the fetcher gives a new one to the least busy loop).
+    private let inFlight = Atomic<Int>(0)
+    /// How many transfers wait on the loop thread for a slot (read by other threads to know whom to wake).
+    private let waitingCount = Atomic<Int>(0)
 
     // Loop-thread state.
-    private var waiting: [Transfer] = []
+    private var waiting: [Transfer] = [] {
+        didSet { waitingCount.store(waiting.count, ordering: .relaxed) }
+    }
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
-    private var activePerHost: [String: Int] = [:]
+    /// Whether a transfer ended since the other loops were last told of free slots.
+    private var gaveBack = false
 
     static let globalInit: Bool = {
         tributary_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()
 
-    init(settings: HTTPSettings) {
+    init(settings: HTTPSettings, slots: TransferSlots) {
         _ = Self.globalInit
         self.settings = settings
+        self.slots = slots
         self.multi = tributary_curl_multi_init()
         if let multi {
             _ = tributary_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, settings.maxConnections)
@@ -50,6 +61,25 @@ final class CurlMultiLoop: @unchecked Sendable {
         let thread = Thread { [self] in run() }
         thread.name = "tributary-curl"
         thread.start()
+    }
+
+    /// Requests handed to this loop and not yet answered.
+    var load: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Counts a request handed to this loop, until ``answered()``.
+    func began() {
+        inFlight.add(1, ordering: .relaxed)
+    }
+
+    /// Counts a request of this loop answered.
+    func answered() {
+        inFlight.subtract(1, ordering: .relaxed)
+    }
+
+    /// Wakes the loop when transfers wait on it for a slot: one has just been given back.
+    func wakeIfWaiting() {
+        guard waitingCount.load(ordering: .relaxed) > 0, let multi else { return }
+        tributary_curl_multi_wakeup(multi)
     }
 
     func nextID() -> Int {
@@ -123,6 +153,11 @@ final class CurlMultiLoop: @unchecked Sendable {
                 complete(transfer, code: message.pointee.data.result, multi: multi)
             }
             startWaiting(multi: multi)
+            // What this loop's own waiting transfers left of the slots its ended ones gave back may start another's.
+            if gaveBack {
+                gaveBack = false
+                slots.wakeWaitingIfRoom()
+            }
             // Waits only when nothing came in meanwhile; a request that comes in from here on wakes the poll.
             let idle = inbox.withLock { inbox -> Bool in
                 inbox.polling = inbox.added.isEmpty && inbox.cancelled.isEmpty && !inbox.shutdown
@@ -132,25 +167,27 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
-    /// Starts waiting transfers, in order, while the global and per-host limits allow.
+    /// Starts waiting transfers, in order, while the shared global and per-host limits allow.
     private func startWaiting(multi: UnsafeMutableRawPointer) {
         guard !waiting.isEmpty else { return }
         var index = 0
-        while index < waiting.count, active.count < settings.maxConnections {
+        scan: while index < waiting.count {
             let transfer = waiting[index]
-            let host = transfer.hostKey
-            guard activePerHost[host, default: 0] < settings.maxPerHost else {
+            switch slots.take(host: transfer.hostKey) {
+            case .allFull: break scan
+            case .hostFull:
                 index += 1
                 continue
+            case .taken: break
             }
             waiting.remove(at: index)
             guard let easy = transfer.start() else {
+                slots.giveBack(host: transfer.hostKey)
                 transfer.resume(
                     .failure(FetchError(url: transfer.request.url.absoluteString, reason: .other("libcurl could not create a transfer"))))
                 continue
             }
             active[easy] = transfer
-            activePerHost[host, default: 0] += 1
             tributary_curl_multi_add_handle(multi, easy)
         }
     }
@@ -192,9 +229,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard let easy = transfer.easy else { return }
         tributary_curl_multi_remove_handle(multi, easy)
         active[easy] = nil
-        activePerHost[transfer.hostKey, default: 1] -= 1
-        if activePerHost[transfer.hostKey] == 0 { activePerHost[transfer.hostKey] = nil }
         transfer.cleanUp()
+        slots.giveBack(host: transfer.hostKey)
+        gaveBack = true
     }
 
     private func failEverything(reason: FetchError.Reason) {

@@ -34,7 +34,7 @@ final class Transfer: @unchecked Sendable {
         self.maxBytes = request.maxBytes ?? settings.defaultMaxBytes
         self.timeout = request.timeout ?? settings.defaultTimeout
         self.urlText = request.url.absoluteString
-        self.hostKey = "\(request.url.host?.lowercased() ?? ""):\(request.url.port ?? (request.url.scheme == "https" ? 443 : 80))"
+        self.hostKey = Self.hostKey(of: request.url)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -45,6 +45,11 @@ final class Transfer: @unchecked Sendable {
 
     /// The key of the per-host limit: host and port.
     let hostKey: String
+
+    /// The key of the per-host limit for `url`: `host:port`, the host in lower case, the port the scheme's own when none.
+    static func hostKey(of url: URL) -> String {
+        "\(url.host?.lowercased() ?? ""):\(url.port ?? (url.scheme == "https" ? 443 : 80))"
+    }
 
     /// Resumes the waiting task; later calls do nothing.
     func resume(_ result: Result<FetchResponse, FetchError>) {

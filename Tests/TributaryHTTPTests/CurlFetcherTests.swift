@@ -261,9 +261,38 @@ struct CurlFetcherTests {
 
     // MARK: Concurrency
 
+    /// Requests being answered at once, and the most at any moment.
+    final class InFlight: Sendable {
+        private let counts = Mutex((now: 0, most: 0))
+
+        func enter() {
+            counts.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+            }
+        }
+
+        func leave() { counts.withLock { $0.now -= 1 } }
+
+        var most: Int { counts.withLock { $0.most } }
+    }
+
+    /// A route that takes 100 ms to answer and counts the requests it is answering at once. (Counted before the answer
+    /// is written: the server's own count of requests in flight ends after it, when the client may already have sent
+    /// the next request on another connection.)
+    static func countingRoute(_ counters: InFlight...) -> LoopbackRoute {
+        .handler { _ in
+            for counter in counters { counter.enter() }
+            usleep(100_000)
+            for counter in counters { counter.leave() }
+            return LoopbackResponse(status: 200, headers: [], text: "x")
+        }
+    }
+
     @Test func thePerHostLimitHolds() async throws {
+        let inFlight = InFlight()
         let server = try LoopbackServer()
-        server.route("/slow", .delay(milliseconds: 150, then: .text("x")))
+        server.route("/slow", Self.countingRoute(inFlight))
         let fetcher = CurlFetcher(settings: Self.settings(perHost: 2, total: 16))
         let target = try url(server, "/slow")
         try await withThrowingTaskGroup(of: Int.self) { group in
@@ -271,32 +300,60 @@ struct CurlFetcherTests {
             for try await status in group { #expect(status == 200) }
         }
         #expect(server.requestCount("/slow") == 10)
-        #expect(server.maxConcurrentRequests == 2, "the server saw \(server.maxConcurrentRequests) requests at once")
+        #expect(inFlight.most == 2, "the server answered \(inFlight.most) requests at once")
     }
 
     @Test func theGlobalLimitHoldsAcrossHosts() async throws {
-        let inFlight = Mutex((now: 0, most: 0))
-        let route = LoopbackRoute.handler { _ in
-            inFlight.withLock {
-                $0.now += 1
-                $0.most = max($0.most, $0.now)
-            }
-            usleep(100_000)
-            inFlight.withLock { $0.now -= 1 }
-            return LoopbackResponse(status: 200, headers: [], text: "x")
-        }
+        let inFlight = InFlight()
+        let atFirst = InFlight()
+        let atSecond = InFlight()
         let first = try LoopbackServer()
         let second = try LoopbackServer()
-        first.route("/x", route)
-        second.route("/x", route)
+        first.route("/x", Self.countingRoute(inFlight, atFirst))
+        second.route("/x", Self.countingRoute(inFlight, atSecond))
         let fetcher = CurlFetcher(settings: Self.settings(perHost: 3, total: 4))
         let targets = try (0..<16).map { try url($0 % 2 == 0 ? first : second, "/x") }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for target in targets { group.addTask { _ = try await fetcher.fetch(FetchRequest(url: target)) } }
             try await group.waitForAll()
         }
-        #expect(inFlight.withLock { $0.most } == 4)
-        #expect(first.maxConcurrentRequests <= 3 && second.maxConcurrentRequests <= 3)
+        #expect(inFlight.most == 4)
+        #expect(atFirst.most <= 3 && atSecond.most <= 3)
+    }
+
+    @Test func oneSlotInAllServesEveryRequestOneAtATime() async throws {
+        // With one slot the transfer threads hand it to each other: a thread whose requests wait is woken when another
+        // gives the slot back.
+        let server = try LoopbackServer()
+        server.route("/x", .delay(milliseconds: 5, then: .text("x")))
+        let fetcher = CurlFetcher(settings: Self.settings(perHost: 4, total: 1))
+        let target = try url(server, "/x")
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<24 { group.addTask { try await fetcher.fetch(FetchRequest(url: target)).status } }
+            for try await status in group { #expect(status == 200) }
+        }
+        #expect(server.requestCount("/x") == 24)
+        #expect(server.maxConcurrentRequests == 1)
+    }
+
+    @Test func slotsKeepBothLimitsAndWakeOnlyWhenOneIsFree() {
+        let slots = TransferSlots(maxTotal: 3, maxPerHost: 2)
+        let wakes = Mutex(0)
+        slots.onWake { wakes.withLock { $0 += 1 } }
+        #expect(slots.take(host: "a:80") == .taken)
+        #expect(slots.take(host: "a:80") == .taken)
+        #expect(slots.take(host: "a:80") == .hostFull)
+        #expect(slots.take(host: "b:80") == .taken)
+        #expect(slots.take(host: "c:80") == .allFull)
+        slots.wakeWaitingIfRoom()
+        #expect(wakes.withLock { $0 } == 0, "no slot free: nobody to wake")
+        slots.giveBack(host: "a:80")
+        slots.wakeWaitingIfRoom()
+        #expect(wakes.withLock { $0 } == 1)
+        #expect(slots.take(host: "c:80") == .taken)
+        #expect(slots.take(host: "a:80") == .allFull)
+        for host in ["a:80", "b:80", "c:80"] { slots.giveBack(host: host) }
+        #expect(slots.take(host: "a:80") == .taken && slots.take(host: "a:80") == .taken)
     }
 
     @Test func connectionsAreReused() async throws {

@@ -57,6 +57,9 @@ public final class CurlFetcher: Fetcher {
 
     private static let preloading = DispatchGroup()
 
+    /// How many requests each transfer thread was handed (none before the first request).
+    var requestsPerThread: [Int] { started.withLock { $0.map(\.taken) } }
+
     private var loops: [CurlMultiLoop] {
         started.withLock { started in
             if started.isEmpty {

@@ -66,9 +66,14 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Requests handed to this loop and not yet answered.
     var load: Int { inFlight.load(ordering: .relaxed) }
 
+    /// Requests handed to this loop in all.
+    var taken: Int { handed.load(ordering: .relaxed) }
+    private let handed = Atomic<Int>(0)
+
     /// Counts a request handed to this loop, until ``answered()``.
     func began() {
         inFlight.add(1, ordering: .relaxed)
+        handed.add(1, ordering: .relaxed)
     }
 
     /// Counts a request of this loop answered.

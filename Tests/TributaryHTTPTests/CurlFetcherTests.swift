@@ -356,6 +356,28 @@ struct CurlFetcherTests {
         #expect(slots.take(host: "a:80") == .taken && slots.take(host: "a:80") == .taken)
     }
 
+    @Test func oneHostsRequestsStayOnOneThreadUntilItIsBusy() async throws {
+        let server = try LoopbackServer()
+        server.route("/slow", .delay(milliseconds: 100, then: .text("x")))
+        let target = try url(server, "/slow")
+        let threads = min(CurlFetcher.maxLoops, ProcessInfo.processInfo.activeProcessorCount)
+
+        let few = CurlFetcher(settings: Self.settings(perHost: 32, total: 32))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<CurlFetcher.spillLoad { group.addTask { _ = try await few.fetch(FetchRequest(url: target)) } }
+            try await group.waitForAll()
+        }
+        #expect(few.requestsPerThread.sorted(by: >) == [CurlFetcher.spillLoad] + Array(repeating: 0, count: threads - 1))
+
+        let many = CurlFetcher(settings: Self.settings(perHost: 32, total: 32))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<32 { group.addTask { _ = try await many.fetch(FetchRequest(url: target)) } }
+            try await group.waitForAll()
+        }
+        #expect(many.requestsPerThread.reduce(0, +) == 32)
+        #expect(many.requestsPerThread.allSatisfy { $0 > 0 }, "\(many.requestsPerThread): a busy host's requests spread")
+    }
+
     @Test func connectionsAreReused() async throws {
         let server = try LoopbackServer()
         server.route("/a", .text("a"))

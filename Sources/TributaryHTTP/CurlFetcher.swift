@@ -2,15 +2,15 @@ import Foundation
 import Synchronization
 public import TributaryCore
 
-/// The production fetcher: libcurl's multi interface driven by dedicated threads (one per core, at most
-/// ``maxLoops``), exposed as `async` calls. Every source fetches through one instance, so the global and per-host
-/// limits (shared by the threads), timeouts, size limits and retries hold for all of them. `file:` URLs are read from
-/// disk with the same limits.
+/// The production fetcher: libcurl's multi interface driven by dedicated threads, exposed as `async` calls. Every
+/// source fetches through one instance, so the global and per-host limits (shared by the threads), timeouts, size
+/// limits and retries hold for all of them. `file:` URLs are read from disk with the same limits.
 ///
-/// A host's requests go to one thread, chosen by its name, so that they reuse their connections; when that thread has
-/// ``spillLoad`` requests in hand or more (many at once, as a single server of many feeds makes them), a request goes
-/// to a less busy thread instead. Different hosts share the threads, and so does the processing of their answers,
-/// decompression and TLS included.
+/// One thread keeps up with a few transfers at once and serves waiting ones strictly in turn. From
+/// ``threadsMinimumTransfers`` at once, one thread per core (at most ``maxLoops``) shares the work of the answers,
+/// TLS and decompression included: a host's requests go to one thread, chosen by its name, so that they reuse their
+/// connections and wait in turn; only a host that may have more than ``spillLoad`` transfers at once sends its
+/// requests to a less busy thread once its own has that many in hand (a single server of many feeds).
 public final class CurlFetcher: Fetcher {
     /// The settings it was made with.
     public let settings: HTTPSettings
@@ -22,8 +22,12 @@ public final class CurlFetcher: Fetcher {
     /// The most transfer threads a fetcher runs.
     static let maxLoops = 4
 
-    /// How many requests a host's own thread may have in hand before one goes to a less busy thread.
+    /// How many requests a host's own thread may have in hand before one goes to a less busy thread (when the host's
+    /// limit allows more than this at once: otherwise the requests beyond it wait in any thread, best in their own).
     static let spillLoad = 8
+
+    /// How many transfers at once (`maxConnections`) make the fetcher use more than one thread.
+    static let threadsMinimumTransfers = 16
 
     /// A fetcher; its transfer thread starts when it is first asked for a URL.
     public init(settings: HTTPSettings = HTTPSettings()) {
@@ -64,7 +68,9 @@ public final class CurlFetcher: Fetcher {
         started.withLock { started in
             if started.isEmpty {
                 let slots = TransferSlots(maxTotal: settings.maxConnections, maxPerHost: settings.maxPerHost)
-                let count = min(Self.maxLoops, max(1, ProcessInfo.processInfo.activeProcessorCount), max(1, settings.maxConnections))
+                let count =
+                    settings.maxConnections >= Self.threadsMinimumTransfers
+                    ? min(Self.maxLoops, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
                 started = (0..<count).map { _ in CurlMultiLoop(settings: settings, slots: slots) }
                 // Weak: a loop's thread may give a slot back while another loop, its thread done, is already gone.
                 let loops = started.map { Weak($0) }
@@ -74,13 +80,14 @@ public final class CurlFetcher: Fetcher {
         }
     }
 
-    /// The loop for a request to `host`: its own, unless that one is busy (``spillLoad``) and another is less so.
+    /// The loop for a request to `host`: its own, unless that one is busy (``spillLoad``), another is less so, and
+    /// the host may have more transfers at once than that.
     private func loop(for host: String) -> CurlMultiLoop {
         let loops = loops
         let own = loops[abs(host.hashValue % loops.count)]
-        guard own.load >= Self.spillLoad, let lightest = loops.min(by: { $0.load < $1.load }), lightest.load < own.load else {
-            return own
-        }
+        guard settings.maxPerHost > Self.spillLoad, own.load >= Self.spillLoad, let lightest = loops.min(by: { $0.load < $1.load }),
+            lightest.load < own.load
+        else { return own }
         return lightest
     }
 

@@ -188,6 +188,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             waiting.remove(at: index)
             guard let easy = transfer.start() else {
                 slots.giveBack(host: transfer.hostKey)
+                gaveBack = true
                 transfer.resume(
                     .failure(FetchError(url: transfer.request.url.absoluteString, reason: .other("libcurl could not create a transfer"))))
                 continue

@@ -322,8 +322,6 @@ struct CurlFetcherTests {
     }
 
     @Test func oneSlotInAllServesEveryRequestOneAtATime() async throws {
-        // With one slot the transfer threads hand it to each other: a thread whose requests wait is woken when another
-        // gives the slot back.
         let server = try LoopbackServer()
         server.route("/x", .delay(milliseconds: 5, then: .text("x")))
         let fetcher = CurlFetcher(settings: Self.settings(perHost: 4, total: 1))
@@ -354,6 +352,33 @@ struct CurlFetcherTests {
         #expect(slots.take(host: "a:80") == .allFull)
         for host in ["a:80", "b:80", "c:80"] { slots.giveBack(host: host) }
         #expect(slots.take(host: "a:80") == .taken && slots.take(host: "a:80") == .taken)
+    }
+
+    @Test func aFewTransfersAtOnceUseOneThread() async throws {
+        let server = try LoopbackServer()
+        server.route("/a", .text("a"))
+        let fetcher = CurlFetcher(settings: Self.settings(perHost: 8, total: CurlFetcher.threadsMinimumTransfers - 1))
+        let target = try url(server, "/a")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 { group.addTask { _ = try await fetcher.fetch(FetchRequest(url: target)) } }
+            try await group.waitForAll()
+        }
+        #expect(fetcher.requestsPerThread == [20])
+    }
+
+    @Test func aHostLimitedToAFewAtOnceStaysOnItsThread() async throws {
+        // Its requests beyond the limit wait in turn on their own thread: spread over others they would only wait there
+        // (and open more connections).
+        let server = try LoopbackServer()
+        server.route("/slow", .delay(milliseconds: 20, then: .text("x")))
+        let target = try url(server, "/slow")
+        let fetcher = CurlFetcher(settings: Self.settings(perHost: 2, total: 32))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<24 { group.addTask { _ = try await fetcher.fetch(FetchRequest(url: target)) } }
+            try await group.waitForAll()
+        }
+        #expect(fetcher.requestsPerThread.filter { $0 > 0 } == [24])
+        #expect(server.connectionCount == 2)
     }
 
     @Test func oneHostsRequestsStayOnOneThreadUntilItIsBusy() async throws {

@@ -54,9 +54,7 @@ public enum CommandLineTool {
         }
         guard scanned.errors.isEmpty else {
             console.diagnostic(UsageError(messages: scanned.errors).rendered(programName: programName, commandName: command.spec.name))
-            if command.spec.name == RunCommand.spec.name {
-                RunCommand.reportUsageErrors(scanned.errors, arguments: scanned.arguments, context: context)
-            }
+            command.refused(scanned.errors, scanned.arguments, context)
             return ExitStatus.usage.rawValue
         }
         return await command.execute(scanned.arguments, context)
@@ -137,6 +135,12 @@ protocol Command: Sendable {
     static var spec: CommandSpec { get }
     /// Runs it with parsed arguments and returns the exit status.
     static func execute(_ arguments: ParsedArguments, context: CommandContext) async -> Int32
+    /// Told when its command line is refused (with what could be read of it), before the process exits with status 1.
+    static func refused(_ errors: [String], arguments: ParsedArguments, context: CommandContext)
+}
+
+extension Command {
+    static func refused(_ errors: [String], arguments: ParsedArguments, context: CommandContext) {}
 }
 
 /// A command's spec and entry point, as values (calling a static async requirement through an
@@ -144,10 +148,12 @@ protocol Command: Sendable {
 struct CommandEntry: Sendable {
     let spec: CommandSpec
     let execute: @Sendable (ParsedArguments, CommandContext) async -> Int32
+    let refused: @Sendable ([String], ParsedArguments, CommandContext) -> Void
 
     init<C: Command>(_ command: C.Type) {
         spec = command.spec
         execute = { arguments, context in await command.execute(arguments, context: context) }
+        refused = { errors, arguments, context in command.refused(errors, arguments: arguments, context: context) }
     }
 }
 

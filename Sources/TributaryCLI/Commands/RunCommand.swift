@@ -90,7 +90,7 @@ enum RunCommand: Command {
         guard usage.isEmpty else {
             context.console.diagnostic(
                 UsageError(messages: usage).rendered(programName: CommandLineTool.programName, commandName: spec.name))
-            reportUsageErrors(usage, arguments: arguments, context: context)
+            refused(usage, arguments: arguments, context: context)
             return ExitStatus.usage.rawValue
         }
         guard let every = choices.every else {
@@ -117,12 +117,9 @@ enum RunCommand: Command {
         let started = Date()
         let startInstant = ContinuousClock.now
         func stopped(_ status: ExitStatus, _ errors: [String], configuration: String) -> Int32 {
-            if let path = arguments.value("report") {
-                let report = RunReportTable.json(
-                    stoppedWith: status, errors: errors, configuration: configuration, started: started,
-                    duration: ContinuousClock.now - startInstant)
-                writeReport(report, to: path, context: context)
-            }
+            writeStoppedReport(
+                status, errors: errors, configuration: configuration, started: started, duration: ContinuousClock.now - startInstant,
+                arguments: arguments, context: context)
             return status.rawValue
         }
         var configurationErrors: [String] = []
@@ -239,12 +236,22 @@ enum RunCommand: Command {
         return report.status.rawValue
     }
 
-    /// Writes the report of a run refused for its command line, when `--report` could be read from it: a cron job's
+    /// A run refused for its command line writes its report too, when `--report` could be read from it: a cron job's
     /// mistyped option must not leave the last good run's report as the latest.
-    static func reportUsageErrors(_ errors: [String], arguments: ParsedArguments, context: CommandContext) {
+    static func refused(_ errors: [String], arguments: ParsedArguments, context: CommandContext) {
+        writeStoppedReport(
+            .usage, errors: errors, configuration: CommonOptions.configPath(arguments), started: Date(), duration: .zero,
+            arguments: arguments, context: context)
+    }
+
+    /// Writes the report of a run that stopped before fetching, where `--report` says (if it says).
+    private static func writeStoppedReport(
+        _ status: ExitStatus, errors: [String], configuration: String, started: Date, duration: Duration, arguments: ParsedArguments,
+        context: CommandContext
+    ) {
         guard let path = arguments.value("report") else { return }
         let report = RunReportTable.json(
-            stoppedWith: .usage, errors: errors, configuration: CommonOptions.configPath(arguments), started: Date(), duration: .zero)
+            stoppedWith: status, errors: errors, configuration: configuration, started: started, duration: duration)
         writeReport(report, to: path, context: context)
     }
 

@@ -190,14 +190,12 @@ public struct XMLOutput: ~Copyable {
         kept.reserveCapacity(input.count)
         var index = 0
         while index < input.count {
-            let byte = input[index]
-            if byte == 0xEF && ByteScan.isNonCharacter(input, at: index) {
-                index += 3
+            // Dropped: what escaping replaces with nothing.
+            if let change = XMLEscaping.change(in: input, at: index, attribute: false), change.replacement.utf8CodeUnitCount == 0 {
+                index += change.length
                 continue
             }
-            if byte >= 0x20 || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-                kept.append(byte)
-            }
+            kept.append(input[index])
             index += 1
         }
         kept.withUnsafeBufferPointer { _ = cdataSections($0) }
@@ -253,17 +251,23 @@ public struct XMLOutput: ~Copyable {
             count = output - base
             reserve(replacement.utf8CodeUnitCount + end - index + 16)
             output = base + count
-            replacement.withUTF8Buffer { bytes in
-                for byte in bytes {
-                    output.pointee = byte
-                    output += 1
-                }
-            }
+            Self.copy(replacement, to: &output)
             index += length
         }
         count = output - base
         raw("]]>")
         return true
+    }
+
+    /// Writes `text` at `output` (room made by the caller) and moves `output` past it.
+    @inline(__always)
+    private static func copy(_ text: StaticString, to output: inout UnsafeMutablePointer<UInt8>) {
+        text.withUTF8Buffer { bytes in
+            for byte in bytes {
+                output.pointee = byte
+                output += 1
+            }
+        }
     }
 
     private static let ones: UInt64 = 0x0101_0101_0101_0101
@@ -339,12 +343,7 @@ public struct XMLOutput: ~Copyable {
                 index += 1
                 continue
             }
-            change.replacement.withUTF8Buffer { replacement in
-                for byte in replacement {
-                    output.pointee = byte
-                    output += 1
-                }
-            }
+            Self.copy(change.replacement, to: &output)
             index += change.length
         }
         count = output - base

@@ -30,7 +30,7 @@ enum RunReportTable {
         var root = JSONObject()
         root["configuration"] = .string(configuration)
         root["started"] = .string(RFC3339.string(from: report.started))
-        root["duration_seconds"] = number(report.duration.inSeconds)
+        root["duration_seconds"] = seconds(report.duration.inSeconds)
         root["exit_status"] = .number(JSONNumber(Int(report.status.rawValue)))
         root["items"] = .number(JSONNumber(report.riverCount))
         root["river_unchanged"] = .bool(report.unchangedRiverCount != nil)
@@ -47,7 +47,7 @@ enum RunReportTable {
                 entry["new_items"] = source.newItemCount.map { .number(JSONNumber($0)) } ?? .null
                 entry["http_status"] = source.httpStatus.map { .number(JSONNumber($0)) } ?? .null
                 entry["bytes"] = .number(JSONNumber(source.bytes))
-                entry["duration_seconds"] = number(source.duration.inSeconds)
+                entry["duration_seconds"] = seconds(source.duration.inSeconds)
                 entry["error"] = source.failure.map(JSONValue.string) ?? .null
                 entry["problems"] = .array(source.problems.map { .string($0.description) })
                 return .object(entry)
@@ -73,7 +73,7 @@ enum RunReportTable {
         var root = JSONObject()
         root["configuration"] = .string(configuration)
         root["started"] = .string(RFC3339.string(from: started))
-        root["duration_seconds"] = number(duration.inSeconds)
+        root["duration_seconds"] = seconds(duration.inSeconds)
         root["exit_status"] = .number(JSONNumber(Int(status.rawValue)))
         root["items"] = .null
         root["river_unchanged"] = .bool(false)
@@ -85,7 +85,8 @@ enum RunReportTable {
         return JSONWriter.bytes(from: .object(root), style: .pretty) + [0x0A]
     }
 
-    private static func number(_ value: Double) -> JSONValue {
+    /// Seconds as JSON, to the millisecond.
+    static func seconds(_ value: Double) -> JSONValue {
         JSONNumber((value * 1000).rounded() / 1000).map(JSONValue.number) ?? .null
     }
 

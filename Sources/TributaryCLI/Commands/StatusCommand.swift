@@ -125,7 +125,7 @@ enum StatusCommand: Command {
             runs.map { run in
                 var entry = JSONObject()
                 entry["started"] = .string(RFC3339.string(from: run.started))
-                entry["duration_seconds"] = JSONNumber((run.duration * 1000).rounded() / 1000).map(JSONValue.number) ?? .null
+                entry["duration_seconds"] = RunReportTable.seconds(run.duration)
                 entry["exit_status"] = .number(JSONNumber(run.status))
                 entry["sources"] = .number(JSONNumber(run.sources))
                 entry["failed"] = .number(JSONNumber(run.failed))

@@ -63,8 +63,8 @@ public struct SourceMerge: Sendable {
     ) -> SourceMerge {
         let cutoff = now.addingTimeInterval(-retention)
         var update = SourceUpdate(history: history, now: now)
-        // Times "after" now were recorded while the clock ran ahead: taken as now, so that the items are not dated in
-        // the future (and warned about) at every run until the clock catches up; the next answer with them stores that.
+        // Times "after" now were recorded while the clock ran ahead: taken as now, and stored so, that the items are
+        // neither dated in the future at every run nor kept past their retention for as long as the clock was wrong.
         var futureIDs = Set<String>()
         var history = history
         for index in history.items.indices where history.items[index].firstSeen > now || history.items[index].lastSeen > now {
@@ -72,6 +72,7 @@ public struct SourceMerge: Sendable {
             history.items[index].firstSeen = min(history.items[index].firstSeen, now)
             history.items[index].lastSeen = min(history.items[index].lastSeen, now)
         }
+        update.clampedIDs = history.items.map(\.item.id).filter(futureIDs.contains)
         switch outcome {
         case .fetched(let items, let feed, let validators, let httpStatus):
             let migrating = history.identityScheme.map { $0 != StableID.schemeVersion } ?? false
@@ -180,6 +181,8 @@ struct SourceUpdate: Sendable {
     var revivedTombstones: [String] = []
     /// Items that aged out and become tombstones.
     var expired: [StoredItem] = []
+    /// Stored items whose first- or last-seen time lies after `now` (recorded while the clock ran ahead): stored as now.
+    var clampedIDs: [String] = []
 
     init(history: SourceHistory, now: Date) {
         name = history.name

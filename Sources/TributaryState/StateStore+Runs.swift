@@ -148,6 +148,8 @@ extension StateStore {
                     INSERT OR REPLACE INTO items (source, id, first_seen, last_seen, served, data, match_key)
                     VALUES (?, ?, ?, ?, 1, ?, ?)
                     """)
+                let clamp = try database.prepare(
+                    "UPDATE items SET first_seen = MIN(first_seen, ?1), last_seen = MIN(last_seen, ?1) WHERE source = ?2 AND id = ?3")
                 let bury = try database.prepare(
                     "INSERT OR REPLACE INTO tombstones (source, id, match_key, first_seen, removed) VALUES (?, ?, ?, ?, ?)")
                 // Updated in place when the row exists (a replace would delete it and insert it again).
@@ -168,6 +170,7 @@ extension StateStore {
                     for id in update.unservedIDs { try unserve.bind(name, .text(id)).run() }
                     for id in update.renamedIDs { try deleteItem.bind(name, .text(id)).run() }
                     for id in update.revivedTombstones { try deleteTombstone.bind(name, .text(id)).run() }
+                    for id in update.clampedIDs { try clamp.bind(.real(update.now.timeIntervalSince1970), name, .text(id)).run() }
                     for entry in update.upserts {
                         try upsert.bind(
                             name, .text(entry.item.id), .real(entry.firstSeen.timeIntervalSince1970),
@@ -208,7 +211,9 @@ extension StateStore {
                 // The facts say through which run they hold: a commit by a build that does not keep them (an older one)
                 // adds a run and leaves them behind, and they are counted anew.
                 let thisRun = try database.integer("SELECT MAX(id) FROM runs") ?? 0
-                if keepsItems && !forgotSome {
+                // Times put back to now can change the oldest first-seen time the facts hold.
+                let clampedSome = merges.contains { !$0.update.clampedIDs.isEmpty }
+                if keepsItems && !forgotSome && !clampedSome {
                     try database.prepare("UPDATE meta SET value = ? WHERE key = ? AND value = ?")
                         .bind(.text(String(thisRun)), .text(RiverFacts.runKey), .text(String(previousRun))).run()
                 } else {

@@ -18,14 +18,14 @@ struct Timeline {
 
     /// One run of source "s" with the given answer; returns its merge after committing it.
     @discardableResult
-    mutating func run(_ outcome: SourceOutcome, after interval: TimeInterval = 3600) throws -> SourceMerge {
+    mutating func run(_ outcome: SourceOutcome, after interval: TimeInterval = 3600, keepsItems: Bool = false) throws -> SourceMerge {
         now = now.addingTimeInterval(interval)
         let history = try #require(try store.histories(for: ["s"])["s"])
         let merge = SourceMerge.merge(history, outcome: outcome, now: now, retention: retention, staleAfter: staleAfter)
         try store.commit(
             [merge],
             run: RunRecord(started: now, duration: 0, status: 0, sources: 1, failed: 0, items: merge.items.count, newItems: merge.newCount),
-            retention: retention)
+            retention: retention, keepsItems: keepsItems)
         return merge
     }
 
@@ -198,7 +198,7 @@ struct SourceMergeTests {
         #expect(later.status == .failed, "stale_after counted from when the clock was put right")
     }
 
-    @Test("Items first seen while the clock ran ahead are taken as seen now, and stored so by the next answer with them")
+    @Test("Items first seen while the clock ran ahead are taken as seen now and stored so, whether served again or not")
     func firstSeenInTheFuture() throws {
         var timeline = try Timeline(try TemporaryDirectory())
         let start = timeline.now
@@ -207,10 +207,28 @@ struct SourceMergeTests {
         let unchanged = try timeline.run(.notModified(httpStatus: 304))
         #expect(unchanged.items.allSatisfy { $0.firstSeen <= timeline.now && $0.lastSeen <= timeline.now })
         #expect(unchanged.riverItems.allSatisfy { ($0.published ?? .distantFuture) <= timeline.now }, "not dated in the future")
-        let fetched = try timeline.run(Timeline.fetched(["a", "b"]))
+        let afterNotModified = try #require(try timeline.store.histories(for: ["s"])["s"])
+        #expect(afterNotModified.items.allSatisfy { $0.firstSeen == timeline.now && $0.lastSeen == timeline.now }, "stored by a 304")
+        let clampedAt = timeline.now
+        let fetched = try timeline.run(Timeline.fetched(["a"]), after: 3600)
         #expect(fetched.newCount == 0)
         let stored = try #require(try timeline.store.histories(for: ["s"])["s"])
-        #expect(stored.items.allSatisfy { $0.firstSeen == timeline.now }, "the clamped times are stored")
+        #expect(stored.items.allSatisfy { $0.firstSeen == clampedAt }, "first seen when the clock was put right")
+        // b is no longer served: it ages out a retention after the clock was put right, not a year later.
+        let expired = try timeline.run(Timeline.fetched(["a"]), after: timeline.retention)
+        #expect(expired.items.map(\.item.id) == ["a"])
+        #expect(try timeline.store.histories(for: ["s"])["s"]?.tombstones["b"] != nil)
+    }
+
+    @Test("Times put back to now are counted in the river's facts, even by a commit that keeps the items")
+    func clampedTimesRecountTheFacts() throws {
+        var timeline = try Timeline(try TemporaryDirectory())
+        let start = timeline.now
+        try timeline.run(Timeline.fetched(["a", "b"]), after: 365 * 86400)
+        try timeline.run(Timeline.fetched(["a"]), after: 60)  // b no longer served, first seen a year ahead
+        timeline.now = start
+        try timeline.run(.notModified(httpStatus: 304), keepsItems: true)
+        #expect(try timeline.store.riverFacts().oldestUnservedFirstSeen == timeline.now)
     }
 
     @Test("A 304 after a change of id scheme leaves the stored ids on the old scheme, so the next answer re-keys them")

@@ -111,7 +111,7 @@ public final class CurlFetcher: Fetcher {
             switch result {
             case .success(let response):
                 guard attempt < settings.retries, RetryPolicy.isRetryable(status: response.status) else { return response }
-                if let retryAfter = RetryPolicy.retryAfter(response.header("Retry-After"), now: Date()) {
+                if let retryAfter = FetchResponse.retryAfter(response.header("Retry-After"), now: Date()) {
                     guard retryAfter <= settings.retryAfterLimit else { return response }
                     delay = retryAfter
                 } else {

@@ -9,6 +9,10 @@ public enum SourceOutcome: Sendable {
     case notModified(httpStatus: Int?)
     /// The source failed.
     case failed(error: String, httpStatus: Int?)
+    /// The source was not fetched: its `interval` since the last attempt has not passed, or, while it fails, a
+    /// deferral (``StoredDeferral``) holds. It contributes as it stands: a healthy source's stored items, a failing
+    /// one's as a failure's (until `stale_after`), with no attempt counted.
+    case deferred
 }
 
 /// How a source fared, as the river and the report see it.
@@ -21,6 +25,8 @@ public enum SourceStatus: String, Sendable, Hashable {
     case stale
     /// Failed, and nothing of it is used.
     case failed
+    /// Not fetched this run (its `interval` has not passed); its stored items were used.
+    case deferred
 }
 
 /// One source's contribution to a run, worked out from its history and what it answered now.
@@ -129,34 +135,65 @@ public struct SourceMerge: Sendable {
             return merge
 
         case .notModified(let httpStatus):
-            var river: [StoredItem] = []
-            for entry in history.items {
-                if entry.served || entry.firstSeen >= cutoff {
-                    river.append(entry)
-                } else {
-                    update.expired.append(entry)
-                }
-            }
             update.succeeded(validators: history.validators, httpStatus: httpStatus, feed: history.storedFeed)
             // The stored ids are as they were: only an answer with the items can move them to a new scheme.
             update.identityScheme = history.identityScheme
-            var merge = SourceMerge(
-                status: .notModified, items: river.sorted { $0.served && !$1.served }, newCount: 0, storedFeed: history.storedFeed,
-                update: update)
-            merge.leavesRiverUnchanged = history.consecutiveFailures == 0 && update.expired.isEmpty
-            return merge
+            return stored(history, status: .notModified, update: update, cutoff: cutoff)
 
         case .failed(let error, let httpStatus):
             update.failed(error: error, httpStatus: httpStatus)
-            var river: [StoredItem] = []
-            for entry in history.items where !entry.served && entry.firstSeen < cutoff { update.expired.append(entry) }
-            if let lastSuccess = update.lastSuccess, lastSuccess >= now.addingTimeInterval(-staleAfter) {
-                river = history.items.filter { $0.served || $0.firstSeen >= cutoff }.sorted { $0.served && !$1.served }
-                return SourceMerge(status: .stale, items: river, newCount: 0, storedFeed: history.storedFeed, update: update)
+            return failing(history, update: update, now: now, cutoff: cutoff, staleAfter: staleAfter)
+
+        case .deferred:
+            // No attempt was made: the last one stays the one an interval counts from.
+            update.lastAttempt = history.lastAttempt.map { min($0, now) } ?? now
+            if history.consecutiveFailures > 0 {
+                return failing(history, update: update, now: now, cutoff: cutoff, staleAfter: staleAfter)
             }
-            return SourceMerge(status: .failed, items: [], newCount: 0, storedFeed: StoredFeed(nil), update: update)
+            return stored(history, status: .deferred, update: update, cutoff: cutoff)
         }
     }
+
+    /// The contribution of a source whose stored items stand for what it serves (a 304, or not fetched): the served
+    /// ones and the others within the retention; older ones age out.
+    private static func stored(_ history: SourceHistory, status: SourceStatus, update: SourceUpdate, cutoff: Date) -> SourceMerge {
+        var update = update
+        var river: [StoredItem] = []
+        for entry in history.items {
+            if entry.served || entry.firstSeen >= cutoff {
+                river.append(entry)
+            } else {
+                update.expired.append(entry)
+            }
+        }
+        var merge = SourceMerge(
+            status: status, items: river.sorted { $0.served && !$1.served }, newCount: 0, storedFeed: history.storedFeed, update: update)
+        merge.leavesRiverUnchanged = history.consecutiveFailures == 0 && update.expired.isEmpty
+        return merge
+    }
+
+    /// The contribution of a failing source: its last good items while its last success is within `staleAfter`.
+    private static func failing(
+        _ history: SourceHistory, update: SourceUpdate, now: Date, cutoff: Date, staleAfter: TimeInterval
+    ) -> SourceMerge {
+        var update = update
+        for entry in history.items where !entry.served && entry.firstSeen < cutoff { update.expired.append(entry) }
+        if let lastSuccess = update.lastSuccess, lastSuccess >= now.addingTimeInterval(-staleAfter) {
+            let river = history.items.filter { $0.served || $0.firstSeen >= cutoff }.sorted { $0.served && !$1.served }
+            return SourceMerge(status: .stale, items: river, newCount: 0, storedFeed: history.storedFeed, update: update)
+        }
+        return SourceMerge(status: .failed, items: [], newCount: 0, storedFeed: StoredFeed(nil), update: update)
+    }
+
+    /// Sets when the source, which failed now, may be asked again (nil: at the next run). Only a failure's merge keeps
+    /// it: a success clears any deferral.
+    public mutating func deferNextAttempt(_ deferral: StoredDeferral?) {
+        guard status == .stale || status == .failed else { return }
+        update.deferral = deferral
+    }
+
+    /// When the source may be asked again, as this merge stores it.
+    public var deferral: StoredDeferral? { update.deferral }
 }
 
 /// What the state writes for one source at the end of a run.
@@ -181,6 +218,8 @@ struct SourceUpdate: Sendable {
     var revivedTombstones: [String] = []
     /// Items that aged out and become tombstones.
     var expired: [StoredItem] = []
+    /// While the source fails: when it may be asked again.
+    var deferral: StoredDeferral?
     /// Stored items whose first- or last-seen time lies after `now` (recorded while the clock ran ahead): stored as now.
     var clampedIDs: [String] = []
 
@@ -196,6 +235,7 @@ struct SourceUpdate: Sendable {
         lastHTTPStatus = history.lastHTTPStatus
         validators = history.validators
         identityScheme = history.identityScheme
+        deferral = history.deferral
         feed = history.storedFeed
     }
 
@@ -207,6 +247,7 @@ struct SourceUpdate: Sendable {
         self.validators = validators
         identityScheme = StableID.schemeVersion
         self.feed = feed
+        deferral = nil
     }
 
     mutating func failed(error: String, httpStatus: Int?) {

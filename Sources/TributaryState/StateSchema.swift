@@ -111,5 +111,13 @@ enum StateSchema {
         // Version 5: the digest of the source's settings its validators were received with (`SourceConfig
         // .settingsDigest`); validators stored before have none, so each source is read afresh once.
         Migration(sql: "ALTER TABLE sources ADD COLUMN settings TEXT;"),
+        // Version 6: when a failing source may be asked again (a server's Retry-After, or a backoff after failures),
+        // why, and the settings digest it was deferred with.
+        Migration(
+            sql: """
+                ALTER TABLE sources ADD COLUMN deferred_until REAL;
+                ALTER TABLE sources ADD COLUMN deferral_reason TEXT;
+                ALTER TABLE sources ADD COLUMN deferral_settings TEXT;
+                """),
     ]
 }

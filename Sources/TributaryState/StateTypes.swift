@@ -68,6 +68,32 @@ public struct StoredValidators: Sendable, Hashable {
     }
 }
 
+/// A time before which a failing source is not asked again, and why.
+public struct StoredDeferral: Sendable, Hashable {
+    /// Why the source waits.
+    public enum Reason: String, Sendable, Hashable {
+        /// The server asked for it (`Retry-After` with a 429 or 503).
+        case retryAfter = "retry-after"
+        /// It failed several times in a row: each further failure doubles the wait, up to `backoff`.
+        case backoff
+    }
+
+    /// Until when the source is not fetched.
+    public var until: Date
+    /// Why.
+    public var reason: Reason
+    /// The digest of the source's settings when it was deferred (`SourceConfig.settingsDigest`): an edited source (a
+    /// corrected URL, say) is asked at once.
+    public var settings: String?
+
+    /// Creates a deferral.
+    public init(until: Date, reason: Reason, settings: String?) {
+        self.until = until
+        self.reason = reason
+        self.settings = settings
+    }
+}
+
 /// Everything the state knows about one source.
 public struct SourceHistory: Sendable {
     /// The source's name.
@@ -86,6 +112,8 @@ public struct SourceHistory: Sendable {
     public var validators: StoredValidators?
     /// The version of `StableID` its stored ids were derived with.
     public var identityScheme: Int?
+    /// While it fails: when it may be asked again.
+    public var deferral: StoredDeferral?
     /// Its feed's description from the last success.
     public var feed: FeedInfo? {
         get { storedFeed.value }
@@ -144,6 +172,20 @@ public struct SourceHealth: Sendable, Hashable {
     public var lastHTTPStatus: Int?
     /// How many items the state holds for it.
     public var storedItems: Int
+    /// While it fails: when it may be asked again.
+    public var deferral: StoredDeferral?
+
+    /// Its history, as far as the health tells it (no items, validators or description).
+    public var history: SourceHistory {
+        var history = SourceHistory(name: name)
+        history.lastAttempt = lastAttempt
+        history.lastSuccess = lastSuccess
+        history.consecutiveFailures = consecutiveFailures
+        history.lastError = lastError
+        history.lastHTTPStatus = lastHTTPStatus
+        history.deferral = deferral
+        return history
+    }
 }
 
 /// One finished run, as the state records it.

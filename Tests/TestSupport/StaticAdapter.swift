@@ -16,7 +16,7 @@ public struct StaticAdapter: SourceAdapter, Hashable {
     public static let options = [
         AdapterOption("count", .integer(0...1000), required: true, help: "how many items to produce"),
         AdapterOption("prefix", .string, help: "the start of item ids and titles; the source's name when unset"),
-        AdapterOption("interval", .duration, default: .duration(.seconds(3600)), help: "the time between items' dates"),
+        AdapterOption("spacing", .duration, default: .duration(.seconds(3600)), help: "the time between items' dates"),
         AdapterOption("url", .url, help: "fetched before the items are made; their links go under it"),
         AdapterOption("fail", .string, help: "when set, fetching fails with this message"),
     ]
@@ -46,7 +46,7 @@ public struct StaticAdapter: SourceAdapter, Hashable {
         let prefix = options.string("prefix") ?? options.sourceName
         guard !prefix.isEmpty else { throw options.error("prefix", "'prefix' must not be empty") }
         self.init(
-            count: count, prefix: prefix, interval: options.duration("interval") ?? .seconds(3600), url: options.url("url"),
+            count: count, prefix: prefix, interval: options.duration("spacing") ?? .seconds(3600), url: options.url("url"),
             failure: options.string("fail"))
     }
 

@@ -68,7 +68,8 @@ struct ConfigErrorTests {
             "unknown source key without a suggestion",
             "sources:\n  - name: a\n    adapter: static\n    count: 1\n    colour_scheme: dark\n",
             "feeds.yaml:5:5: error: unknown key 'colour_scheme' in source 'a' (adapter 'static') (expected one of: name, adapter, "
-                + "enabled, max_items, timeout, weight, tags, timezone, insecure, rules, stale_after, count, prefix, interval, url, fail)"),
+                + "enabled, max_items, timeout, weight, tags, timezone, insecure, rules, stale_after, interval, backoff, "
+                + "count, prefix, spacing, url, fail)"),
         Case(
             "missing required adapter option", "sources:\n  - name: a\n    adapter: static\n",
             "feeds.yaml:2:5: error: source 'a': missing required option 'count' for adapter 'static' (how many items to produce)"),
@@ -121,8 +122,8 @@ struct ConfigErrorTests {
             "duration", "sources:\n  - name: a\n    adapter: static\n    count: 1\n    timeout: soon\n",
             "feeds.yaml:5:14: error: 'timeout' must be a duration such as 500ms, 30s, 5m or 1h, found 'soon'"),
         Case(
-            "adapter duration option", "sources:\n  - name: a\n    adapter: static\n    count: 1\n    interval: 5 minutes\n",
-            "feeds.yaml:5:15: error: 'interval' must be a duration such as 500ms, 30s, 5m or 1h, found '5 minutes'"),
+            "adapter duration option", "sources:\n  - name: a\n    adapter: static\n    count: 1\n    spacing: 5 minutes\n",
+            "feeds.yaml:5:14: error: 'spacing' must be a duration such as 500ms, 30s, 5m or 1h, found '5 minutes'"),
         Case(
             "default duration", "defaults:\n  timeout: -5s\n" + oneSource,
             "feeds.yaml:2:12: error: 'timeout' must be a duration such as 500ms, 30s, 5m or 1h, found '-5s'"),

@@ -36,26 +36,26 @@ struct ConfigLoaderTests {
             SourceSummary(
                 name: "alpha", adapterKind: "static", maxItems: 20, timeout: .seconds(10), tags: ["team", "alpha"],
                 timeZone: "Asia/Shanghai", line: 20, adapter: alphaAdapter,
-                options: ["count": .integer(5), "interval": .duration(.seconds(1800))], written: ["count", "interval"]),
-            // Merged from the template: count, interval and tags; name and adapter overridden.
+                options: ["count": .integer(5), "spacing": .duration(.seconds(1800))], written: ["count", "spacing"]),
+            // Merged from the template: count, spacing and tags; name and adapter overridden.
             SourceSummary(
                 name: "beta", adapterKind: "fixed", enabled: false, maxItems: 3, timeout: .seconds(90), weight: 0.5,
                 tags: ["team", "alpha"], timeZone: "Europe/Paris", line: 27,
                 adapter: StaticAdapter(count: 5, prefix: "b", interval: .seconds(1800), url: betaURL),
-                options: ["count": .integer(5), "interval": .duration(.seconds(1800)), "prefix": .string("b"), "url": .url(betaURL)],
-                written: ["count", "interval", "prefix", "url"]),
+                options: ["count": .integer(5), "spacing": .duration(.seconds(1800)), "prefix": .string("b"), "url": .url(betaURL)],
+                written: ["count", "spacing", "prefix", "url"]),
             SourceSummary(
                 name: "gamma", adapterKind: "static", maxItems: 20, timeout: .seconds(10), tags: ["solo"], timeZone: "Asia/Shanghai",
                 line: 38, adapter: StaticAdapter(count: 4, prefix: "gam", url: gammaURL),
                 options: [
-                    "count": .integer(4), "prefix": .string("gam"), "interval": .duration(.seconds(3600)), "url": .url(gammaURL),
+                    "count": .integer(4), "prefix": .string("gam"), "spacing": .duration(.seconds(3600)), "url": .url(gammaURL),
                 ],
                 written: ["count", "prefix", "url"]),
             SourceSummary(
                 name: "delta", adapterKind: "static", maxItems: 20, timeout: .seconds(10), timeZone: "Asia/Shanghai", line: 45,
                 adapter: StaticAdapter(count: 0, prefix: "delta", url: deltaURL, failure: "down for maintenance"),
                 options: [
-                    "count": .integer(0), "interval": .duration(.seconds(3600)), "url": .url(deltaURL),
+                    "count": .integer(0), "spacing": .duration(.seconds(3600)), "url": .url(deltaURL),
                     "fail": .string("down for maintenance"),
                 ],
                 written: ["count", "url", "fail"]),
@@ -93,7 +93,7 @@ struct ConfigLoaderTests {
             configuration.sources.map(\.summary) == [
                 SourceSummary(
                     name: "only", adapterKind: "static", timeout: .seconds(30), line: 2, adapter: StaticAdapter(count: 1, prefix: "only"),
-                    options: ["count": .integer(1), "interval": .duration(.seconds(3600))], written: ["count"])
+                    options: ["count": .integer(1), "spacing": .duration(.seconds(3600))], written: ["count"])
             ])
         #expect(
             configuration.outputs == [

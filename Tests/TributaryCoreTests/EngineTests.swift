@@ -174,8 +174,8 @@ struct EngineTests {
             defaults:
               max_size: 1MB
             sources:
-              - {name: a, adapter: static, count: 2, interval: 10m}
-              - {name: b, adapter: static, count: 2, interval: 15m, url: "https://feeds.example.org/b", timeout: 5s}
+              - {name: a, adapter: static, count: 2, spacing: 10m}
+              - {name: b, adapter: static, count: 2, spacing: 15m, url: "https://feeds.example.org/b", timeout: 5s}
               - {name: off, adapter: static, count: 2, enabled: false}
             \(Self.threeOutputs)
             """)

@@ -452,12 +452,12 @@ struct RetryPolicyTests {
 
     @Test func retryAfterReadsSecondsAndDates() throws {
         let now = try #require(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"))
-        #expect(RetryPolicy.retryAfter("120", now: now) == .seconds(120))
-        #expect(RetryPolicy.retryAfter(" 0 ", now: now) == .seconds(0))
-        #expect(RetryPolicy.retryAfter("Sun, 06 Nov 1994 08:50:37 GMT", now: now) == .seconds(60))
-        #expect(RetryPolicy.retryAfter("Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .zero, "a date in the past means now")
-        #expect(RetryPolicy.retryAfter("soon", now: now) == nil)
-        #expect(RetryPolicy.retryAfter(nil, now: now) == nil)
+        #expect(FetchResponse.retryAfter("120", now: now) == .seconds(120))
+        #expect(FetchResponse.retryAfter(" 0 ", now: now) == .seconds(0))
+        #expect(FetchResponse.retryAfter("Sun, 06 Nov 1994 08:50:37 GMT", now: now) == .seconds(60))
+        #expect(FetchResponse.retryAfter("Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .zero, "a date in the past means now")
+        #expect(FetchResponse.retryAfter("soon", now: now) == nil)
+        #expect(FetchResponse.retryAfter(nil, now: now) == nil)
     }
 
     @Test func backoffGrowsWithJitterAndStopsAtTheCap() {

@@ -28,6 +28,8 @@ enum RunCommand: Command {
                 long: "source", short: "s", valueName: "NAME",
                 help: "Fetch only this source (repeatable); the others' stored items stay in the river.", repeatable: true),
             OptionSpec(long: "dry-run", short: "n", help: "Fetch and build the river, but write no files (nor the state)."),
+            OptionSpec(
+                long: "force", help: "Fetch every source now, even one whose interval has not passed or that waits while it fails."),
             OptionSpec(long: "explain", help: "Say which rule dropped each item that a rule dropped."),
             CommonOptions.state,
             OptionSpec(long: "no-state", help: "Run without the state: no history, no conditional requests."),
@@ -214,6 +216,7 @@ enum RunCommand: Command {
         let engine = Engine(fetcher: fetcher, logger: logger, state: state)
         var options = RunOptions(
             jobs: choices.jobs, onlySources: only.isEmpty ? nil : only, standardOutputFormat: choices.format, dryRun: dryRun)
+        options.force = arguments.flag("force")
         if let progressConsole { options.progress = { @Sendable progress in progressConsole.show(progress) } }
         let report = await engine.run(configuration, options: options)
         progressConsole?.clear()
@@ -270,14 +273,17 @@ enum RunCommand: Command {
     /// `tributary: 3 sources (2 ok, 1 failed: hn), 42 items → out/river.atom, out/river.json in 0.21 s`.
     static func summary(of report: RunReport, dryRun: Bool = false) -> String {
         let failed = report.sources.filter { !$0.succeeded }
+        let deferred = report.sources.count(where: \.deferred)
+        let notFetched = deferred == 0 ? "" : "\(deferred) not fetched now"
         var text = "\(CommandLineTool.programName): \(report.sources.count) source\(report.sources.count == 1 ? "" : "s")"
         if failed.isEmpty {
-            text += " ok"
+            text += " ok" + (notFetched.isEmpty ? "" : " (\(notFetched))")
         } else {
             // The table above names every failure; the summary line stays one line.
             var names = failed.prefix(summaryNames).map(\.name).joined(separator: ", ")
             if failed.count > summaryNames { names += " and \(failed.count - summaryNames) more" }
-            text += " (\(report.sources.count - failed.count) ok, \(failed.count) failed: \(names))"
+            text += " (\(report.sources.count - failed.count) ok, \(failed.count) failed: \(names)"
+            text += (notFetched.isEmpty ? "" : "; " + notFetched) + ")"
         }
         text += ", \(report.riverCount) item\(report.riverCount == 1 ? "" : "s")"
         if let new = report.riverNewItemCount ?? report.newItemCount { text += " (\(new) new)" }

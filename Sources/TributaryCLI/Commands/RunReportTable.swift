@@ -19,10 +19,28 @@ enum RunReportTable {
         for source in report.sources {
             rows.append([
                 source.name, source.status.rawValue, String(source.itemCount), source.newItemCount.map(String.init) ?? "-",
-                source.httpStatus.map(String.init) ?? "-", source.duration.secondsText, source.failure.map(firstLine) ?? "",
+                source.httpStatus.map(String.init) ?? "-", source.duration.secondsText, note(source, now: report.started),
             ])
         }
         return TextTable.render(rows, rightAligned: [2, 3, 4, 5])
+    }
+
+    /// The error column: why the source failed, and when it is fetched next when that is not at the next run.
+    ///
+    /// `HTTP 503 Service Unavailable (not fetched now; next in 1h: Retry-After)`, `next in 45m (interval 1h)`.
+    static func note(_ source: SourceReport, now: Date) -> String {
+        var parts: [String] = []
+        if let failure = source.failure { parts.append(firstLine(failure)) }
+        if let wait = source.wait {
+            let next = "next in \(inText(wait.until.timeIntervalSince(now))): \(wait.reason)"
+            parts.append(source.deferred && source.failure != nil ? "(not fetched now; \(next))" : parts.isEmpty ? next : "(\(next))")
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// A wait to the minute, at least one: `1h5m`, `45m`.
+    private static func inText(_ seconds: TimeInterval) -> String {
+        DurationParser.format(.seconds(max(60, (seconds / 60).rounded(.up) * 60)))
     }
 
     /// The report as JSON: when, how long, the exit status, each source and each output.
@@ -49,6 +67,9 @@ enum RunReportTable {
                 entry["bytes"] = .number(JSONNumber(source.bytes))
                 entry["duration_seconds"] = seconds(source.duration.inSeconds)
                 entry["error"] = source.failure.map(JSONValue.string) ?? .null
+                entry["fetched"] = .bool(!source.deferred)
+                entry["next_attempt"] = source.wait.map { .string(RFC3339.string(from: $0.until)) } ?? .null
+                entry["waiting_for"] = source.wait.map { .string($0.reason) } ?? .null
                 entry["problems"] = .array(source.problems.map { .string($0.description) })
                 return .object(entry)
             })

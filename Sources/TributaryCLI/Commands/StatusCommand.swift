@@ -93,19 +93,23 @@ enum StatusCommand: Command {
         var lastHTTPStatus: Int?
         var storedItems: Int
         var lastError: String?
+        /// When a run next fetches it, when not at the next run (its interval, or a wait while it fails).
+        var wait: FetchSchedule.Wait?
     }
 
     /// The stored sources with their health, then the configured ones no run has fetched yet. `configured` (nil when
     /// the configuration could not be read) marks the stored sources it no longer has.
-    static func rows(health: [SourceHealth], configured: [SourceConfig]?) -> [Row] {
+    static func rows(health: [SourceHealth], configured: [SourceConfig]?, now: Date = Date()) -> [Row] {
         let names = configured.map { Set($0.map(\.name)) }
         var rows = health.map { source in
+            let config = configured?.first { $0.name == source.name }
             var state = source.consecutiveFailures == 0 ? "ok" : source.lastSuccess == nil ? "never worked" : "failing"
             // Kept for `retention` after its last run, in case it comes back; then a run forgets it.
             if let names, !names.contains(source.name) { state = "not configured" }
             return Row(
                 name: source.name, health: state, lastSuccess: source.lastSuccess, consecutiveFailures: source.consecutiveFailures,
-                lastHTTPStatus: source.lastHTTPStatus, storedItems: source.storedItems, lastError: source.lastError)
+                lastHTTPStatus: source.lastHTTPStatus, storedItems: source.storedItems, lastError: source.lastError,
+                wait: config.flatMap { FetchSchedule.wait(source.history, for: $0, now: now) })
         }
         let known = Set(health.map(\.name))
         for source in configured ?? [] where !known.contains(source.name) {
@@ -143,6 +147,8 @@ enum StatusCommand: Command {
                 entry["http_status"] = source.lastHTTPStatus.map { .number(JSONNumber($0)) } ?? .null
                 entry["stored_items"] = .number(JSONNumber(source.storedItems))
                 entry["last_error"] = source.lastError.map(JSONValue.string) ?? .null
+                entry["next_attempt"] = source.wait.map { .string(RFC3339.string(from: $0.until)) } ?? .null
+                entry["waiting_for"] = source.wait.map { .string($0.reason) } ?? .null
                 return .object(entry)
             })
         return String(decoding: JSONWriter.bytes(from: .object(root), style: .pretty), as: UTF8.self) + "\n"
@@ -158,11 +164,13 @@ enum StatusCommand: Command {
             text +=
                 ", \(run.items) item\(run.items == 1 ? "" : "s") (\(run.newItems) new) in \(Duration.seconds(run.duration).secondsText)\n"
         }
-        var rows = [["source", "health", "last success", "failures", "http", "stored", "last error"]]
+        var rows = [["source", "health", "last success", "failures", "http", "stored", "next fetch", "last error"]]
         for source in sources {
             rows.append([
                 source.name, source.health, source.lastSuccess.map(RFC3339.string(from:)) ?? "never", String(source.consecutiveFailures),
                 source.lastHTTPStatus.map(String.init) ?? "-", String(source.storedItems),
+                source.wait.map { "\(RFC3339.string(from: $0.until)) (\($0.reason))" }
+                    ?? (["not configured", "disabled"].contains(source.health) ? "-" : "next run"),
                 source.lastError.map { String($0.prefix { $0 != "\n" }) } ?? "",
             ])
         }

@@ -36,6 +36,8 @@ public final class FetchLog: Sendable {
         public var firstValidators: CacheValidators?
         /// Whether the first request was conditional and answered 304.
         public var notModified = false
+        /// The longest wait a 429 or 503 answer asked for (`Retry-After`).
+        public var retryAfter: Duration?
     }
 
     private let offer: Offer?
@@ -68,8 +70,10 @@ public final class FetchLog: Sendable {
 
     /// Records a response.
     func received(_ response: FetchResponse, to request: FetchRequest, first: Bool) {
+        let retryAfter = response.retryAfter(now: Date())
         state.withLock { record in
             record.bytes += response.body.count
+            if let retryAfter, retryAfter > record.retryAfter ?? .zero { record.retryAfter = retryAfter }
             if first {
                 record.firstStatus = response.status
                 record.firstValidators = response.validators

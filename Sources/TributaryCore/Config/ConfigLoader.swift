@@ -10,10 +10,13 @@ public struct ConfigLoader: Sendable {
         "title", "id", "link", "author", "defaults", "sources", "rules", "dedup", "ranking", "outputs", "state", "retention",
     ]
     /// The keys of `defaults:`.
-    static let defaultsKeys = ["timeout", "max_items", "jobs", "per_host", "user_agent", "timezone", "max_size", "stale_after"]
+    static let defaultsKeys = [
+        "timeout", "max_items", "jobs", "per_host", "user_agent", "timezone", "max_size", "stale_after", "interval", "backoff",
+    ]
     /// The keys every source accepts besides its adapter's options.
     static let commonSourceKeys = [
         "name", "adapter", "enabled", "max_items", "timeout", "weight", "tags", "timezone", "insecure", "rules", "stale_after",
+        "interval", "backoff",
     ]
 
     /// The adapters sources may name.
@@ -170,6 +173,8 @@ private struct ConfigurationBuilder {
         if let node = keys["stale_after"]?.value, let value = reader.duration(node, "'stale_after'") {
             defaults.staleAfter = value
         }
+        if let node = keys["interval"]?.value { defaults.interval = readInterval(node) }
+        if let node = keys["backoff"]?.value { defaults.backoff = readBackoff(node) }
         if let node = keys["per_host"]?.value, let value = reader.integer(node, "'per_host'", in: 1...64) {
             defaults.perHost = value
         }
@@ -244,6 +249,8 @@ private struct ConfigurationBuilder {
         let maxItems = keys["max_items"].map { reader.integer($0.value, "'max_items'", in: 1...1_000_000) } ?? defaults.maxItems
         let timeout = keys["timeout"].flatMap { reader.duration($0.value, "'timeout'") } ?? defaults.timeout
         let staleAfter = keys["stale_after"].flatMap { reader.duration($0.value, "'stale_after'") } ?? defaults.staleAfter
+        let interval = keys["interval"].map { readInterval($0.value) } ?? defaults.interval
+        let backoff = keys["backoff"].map { readBackoff($0.value) } ?? defaults.backoff
         var weight = 1.0
         if let node = keys["weight"]?.value, let value = reader.number(node, "'weight'") {
             if value < 0 { reader.fail(node, "'weight' must not be negative") } else { weight = value }
@@ -282,7 +289,24 @@ private struct ConfigurationBuilder {
         return SourceConfig(
             name: name, adapter: adapter, adapterKind: adapterKind, enabled: enabled, maxItems: maxItems,
             timeout: timeout, weight: weight, tags: tags, timeZone: timeZone, allowInsecureTLS: insecure, staleAfter: staleAfter,
-            rules: rules, options: options, line: node.mark.line)
+            interval: interval, backoff: backoff, rules: rules, options: options, line: node.mark.line)
+    }
+
+    /// `interval`: a duration, or `off` (every run).
+    private func readInterval(_ node: YAMLNode) -> Duration? {
+        if reader.isOff(node) { return nil }
+        guard let value = reader.duration(node, "'interval'") else { return nil }
+        return value > .zero ? value : nil
+    }
+
+    /// `backoff`: the longest wait between a failing source's attempts, at least the first step's; or `off`.
+    private func readBackoff(_ node: YAMLNode) -> Duration? {
+        if reader.isOff(node) { return nil }
+        guard let value = reader.duration(node, "'backoff'") else { return Defaults().backoff }
+        if value < FetchSchedule.firstBackoff {
+            reader.fail(node, "'backoff' must be at least \(DurationParser.format(FetchSchedule.firstBackoff)) (the first wait), or off")
+        }
+        return value
     }
 
     private func readDedup(_ node: YAMLNode) -> DedupConfig {

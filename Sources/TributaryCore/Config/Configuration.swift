@@ -71,6 +71,10 @@ public struct Defaults: Sendable, Hashable {
     public var maxResponseBytes: Int = 20 * 1024 * 1024
     /// How long after its last success a failing source's items are still used.
     public var staleAfter: Duration = .seconds(24 * 3600)
+    /// The least time between two fetches of a healthy source; nil to fetch it at every run.
+    public var interval: Duration?
+    /// The longest a source that keeps failing waits between attempts; nil to try it at every run.
+    public var backoff: Duration? = .seconds(6 * 3600)
 
     /// Settings with their documented defaults.
     public init() {}
@@ -83,7 +87,8 @@ public struct SourceConfig: Sendable {
         name: String, adapter: any SourceAdapter, adapterKind: String? = nil, enabled: Bool = true,
         maxItems: Int? = nil, timeout: Duration = .seconds(30), weight: Double = 1, tags: [String] = [],
         timeZone: String? = nil, allowInsecureTLS: Bool = false, staleAfter: Duration = .seconds(24 * 3600),
-        rules: RuleSet = RuleSet(), options: AdapterOptions, line: Int = 1
+        interval: Duration? = nil, backoff: Duration? = .seconds(6 * 3600), rules: RuleSet = RuleSet(), options: AdapterOptions,
+        line: Int = 1
     ) {
         self.name = name
         self.adapter = adapter
@@ -96,6 +101,8 @@ public struct SourceConfig: Sendable {
         self.timeZone = timeZone
         self.allowInsecureTLS = allowInsecureTLS
         self.staleAfter = staleAfter
+        self.interval = interval
+        self.backoff = backoff
         self.rules = rules
         self.options = options
         self.line = line
@@ -123,6 +130,10 @@ public struct SourceConfig: Sendable {
     public var allowInsecureTLS: Bool
     /// How long after its last success the source's items are still used while it fails (`stale_after`).
     public var staleAfter: Duration
+    /// The least time between two fetches while the source is healthy (`interval`); nil to fetch it at every run.
+    public var interval: Duration?
+    /// The longest the source waits between attempts while it keeps failing (`backoff`); nil to try it at every run.
+    public var backoff: Duration?
     /// The source's own block and keep rules (applied before the global ones).
     public var rules: RuleSet
     /// The adapter's own options, validated against its declaration.

@@ -60,9 +60,11 @@ public struct Engine: Sendable {
                 ? RiverCheck(state: state, now: started, retention: configuration.retention.inSeconds) : nil
         }
         let progress = ProgressCounter(total: sources.count, handler: options.progress)
+        // Sources named with --source are asked now, as with --force.
+        let schedule = !options.force && options.onlySources == nil
         var outcomes = await fetchAll(
             sources, configuration: configuration, jobs: options.jobs ?? configuration.defaults.jobs, now: started,
-            histories: histories, progress: progress, check: check, changed: storedItems?.start)
+            histories: histories, schedule: schedule, progress: progress, check: check, changed: storedItems?.start)
         logger.info(
             "fetched \(sources.count) sources in \((ContinuousClock.now - startInstant).secondsText) (\((ProcessCPUTime.now - startCPU).secondsText) CPU)"
         )
@@ -105,13 +107,22 @@ public struct Engine: Sendable {
             let outcome = outcomes[index]
             var feed = outcome.feed
             if state != nil {
-                let merge = SourceMerge.merge(
-                    histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name), outcome: outcome.answer, now: started,
-                    retention: configuration.retention.inSeconds, staleAfter: outcome.source.staleAfter.inSeconds)
+                let history = histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name)
+                var merge = SourceMerge.merge(
+                    history, outcome: outcome.answer, now: started, retention: configuration.retention.inSeconds,
+                    staleAfter: outcome.source.staleAfter.inSeconds)
+                if case .failed = outcome.answer {
+                    merge.deferNextAttempt(
+                        FetchSchedule.afterFailure(
+                            history.consecutiveFailures + 1,
+                            retryAfter: outcome.retryAfter.map { started.addingTimeInterval($0.inSeconds) },
+                            source: outcome.source, now: started))
+                    reports[index].wait = merge.deferral.map { FetchSchedule.Wait($0, failures: history.consecutiveFailures + 1) }
+                }
                 merges.append(merge)
                 reports[index].status = merge.status
                 reports[index].newItemCount = merge.newCount
-                if merge.status == .notModified || merge.status == .stale {
+                if merge.status == .notModified || merge.status == .stale || merge.status == .deferred {
                     reports[index].itemCount = merge.items.filter(\.served).count
                 }
                 if merge.status == .stale {
@@ -296,7 +307,7 @@ public struct Engine: Sendable {
         state: StateStore, started: Date, startInstant: ContinuousClock.Instant
     ) -> RunReport? {
         guard RiverToken.allowed(configuration, options: options), !outcomes.isEmpty,
-            outcomes.allSatisfy({ $0.report.status == .notModified || $0.unchangedMerge != nil })
+            outcomes.allSatisfy({ [.notModified, .deferred].contains($0.report.status) || $0.unchangedMerge != nil })
         else { return nil }
         let merges = outcomes.map { outcome in
             outcome.unchangedMerge
@@ -317,7 +328,9 @@ public struct Engine: Sendable {
             }
             var reports = outcomes.map(\.report)
             for index in reports.indices {
-                if reports[index].status == .notModified { reports[index].itemCount = facts.servedCounts[reports[index].name] ?? 0 }
+                if [.notModified, .deferred].contains(reports[index].status) {
+                    reports[index].itemCount = facts.servedCounts[reports[index].name] ?? 0
+                }
                 reports[index].newItemCount = 0
             }
             let outputs = zip(configuration.outputs, counts).map { output, count in
@@ -352,6 +365,8 @@ public struct Engine: Sendable {
         /// For a source that answered 200 with what it served before, checked as it answered: its merge with its
         /// history.
         var unchangedMerge: SourceMerge?
+        /// The longest wait a 429 or 503 answer asked for (`Retry-After`).
+        var retryAfter: Duration?
 
         /// The items the source served (none unless it was fetched), taken out of the answer.
         mutating func takeItems() -> [Item] {
@@ -369,7 +384,7 @@ public struct Engine: Sendable {
     /// answers that take a tenth of a millisecond, as 304s on a near server do, that task set the pace).
     private func fetchAll(
         _ sources: [SourceConfig], configuration: Configuration, jobs: Int, now: Date, histories: [String: SourceHistory],
-        progress: ProgressCounter, check: RiverCheck?, changed: (@Sendable () -> Void)?
+        schedule: Bool, progress: ProgressCounter, check: RiverCheck?, changed: (@Sendable () -> Void)?
     ) async -> [Outcome] {
         let queue = SourceQueue(count: sources.count)
         return await withTaskGroup(of: [(Int, Outcome)].self) { group in
@@ -378,6 +393,15 @@ public struct Engine: Sendable {
                     var done: [(Int, Outcome)] = []
                     while let index = queue.next() {
                         let source = sources[index]
+                        if schedule, let history = histories[source.name],
+                            let wait = FetchSchedule.wait(history, for: source, now: now)
+                        {
+                            let outcome = Self.waiting(source, history: history, wait: wait)
+                            progress.finished(failed: !outcome.report.succeeded)
+                            if !outcome.report.succeeded { changed?() }
+                            done.append((index, outcome))
+                            continue
+                        }
                         let offer = Self.offer(histories[source.name], for: source)
                         var outcome = await fetch(
                             source, configuration: configuration, now: now, log: FetchLog(offer: offer, onBytes: progress.received))
@@ -408,6 +432,21 @@ public struct Engine: Sendable {
             history.identityScheme == StableID.schemeVersion
         else { return nil }
         return FetchLog.Offer(url: stored.url, validators: CacheValidators(etag: stored.etag, lastModified: stored.lastModified))
+    }
+
+    /// The outcome of a source that is not fetched this run: as it stands, a failing one still failing.
+    private static func waiting(_ source: SourceConfig, history: SourceHistory, wait: FetchSchedule.Wait) -> Outcome {
+        var report = SourceReport(name: source.name, adapter: source.adapterKind)
+        report.deferred = true
+        report.wait = wait
+        if history.consecutiveFailures > 0 {
+            report.status = .failed
+            report.failure = history.lastError ?? "failed"
+            report.httpStatus = history.lastHTTPStatus
+        } else {
+            report.status = .deferred
+        }
+        return Outcome(source: source, feed: nil, report: report, answer: .deferred)
     }
 
     private func fetch(_ source: SourceConfig, configuration: Configuration, now: Date, log: FetchLog) async -> Outcome {
@@ -457,7 +496,7 @@ public struct Engine: Sendable {
             logger.error("failed: \(report.failure ?? "")", source: source.name)
             return Outcome(
                 source: source, feed: nil, report: report,
-                answer: .failed(error: report.failure ?? "", httpStatus: report.httpStatus))
+                answer: .failed(error: report.failure ?? "", httpStatus: report.httpStatus), retryAfter: wire.retryAfter)
         }
     }
 }

@@ -9,6 +9,8 @@ public struct RunOptions: Sendable {
     /// Skips writing files (`--dry-run`): sources are read and the river built, nothing written
     /// (the state included).
     public var dryRun: Bool
+    /// Fetches every source, even one whose `interval` has not passed or that waits while it fails (`--force`).
+    public var force = false
     /// Called as sources finish and bytes arrive, for a progress line.
     public var progress: (@Sendable (RunProgress) -> Void)?
 

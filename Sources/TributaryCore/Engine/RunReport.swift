@@ -24,6 +24,11 @@ public struct SourceReport: Sendable {
     public var failure: String?
     /// How long it took.
     public var duration: Duration
+    /// Whether it was left unfetched this run: not due (its `interval`), or waiting while it fails (``wait``).
+    public var deferred = false
+    /// When it is next fetched, when not at the next run: its interval, or, while it fails, a backoff or the server's
+    /// `Retry-After`.
+    public var wait: FetchSchedule.Wait?
 
     /// Creates a report; the engine does this.
     public init(

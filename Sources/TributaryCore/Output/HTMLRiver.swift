@@ -152,8 +152,8 @@ public struct HTMLRiver: Sendable {
         case .stale: ("stale", "stale")
         case .failed: ("failed", "failed")
         case .notModified where source.succeeded: ("unchanged", "ok")
-        case .ok where source.succeeded: ("ok", "ok")
-        case .ok, .notModified: ("failed", "failed")
+        case .ok where source.succeeded, .deferred where source.succeeded: ("ok", "ok")
+        case .ok, .notModified, .deferred: ("failed", "failed")
         }
     }
 

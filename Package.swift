@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CTributaryCurl", dependencies: ["CCurl"]),
+        .target(name: "CTributaryProcess"),
         .systemLibrary(name: "CLinux"),
 
         // Pure Swift building blocks.
@@ -44,7 +45,7 @@ let package = Package(
         // Adapters: one module per folder under Plugins/.
         .target(
             name: "CommandAdapter",
-            dependencies: ["TributaryCore", "TributaryModel", "TributarySyndication"],
+            dependencies: ["TributaryCore", "TributaryModel", "TributarySyndication", "CTributaryProcess"],
             path: "Plugins/Command"
         ),
         .target(

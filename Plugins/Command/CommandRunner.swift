@@ -1,3 +1,4 @@
+import CTributaryProcess
 import Foundation
 import Synchronization
 import TributaryCore
@@ -12,8 +13,10 @@ import TributaryCore
 /// The child gets an empty signal mask and default handlers (a child started from a Swift
 /// cooperative thread would otherwise inherit blocked signals) and a process group of its own,
 /// so that at the time limit, or when its output passes the cap, the whole group — the script and
-/// anything it started — is killed with SIGKILL. Output is read on a thread of its own with
-/// `poll`, so a command never blocks Swift's cooperative pool.
+/// anything it started — is killed with SIGKILL. The group is killed too when Tributary dies of
+/// SIGTERM, SIGINT or SIGHUP while it runs (see CTributaryProcess), rather than left running
+/// under init. Output is read on a thread of its own with `poll`, so a command never blocks
+/// Swift's cooperative pool.
 struct CommandRunner: Sendable {
     /// What a run produced.
     struct Outcome: Sendable {
@@ -129,6 +132,7 @@ struct CommandRunner: Sendable {
             close(errorPipe[0])
             throw LaunchError(description: "cannot start '\(arguments.first ?? "")': \(String(cString: strerror(result)))")
         }
+        _ = tributary_process_group_add(pid)
         return Child(pid: pid, output: outputPipe[0], error: errorPipe[0])
     }
 
@@ -205,6 +209,7 @@ struct CommandRunner: Sendable {
             }
             usleep(5000)
         }
+        tributary_process_group_remove(child.pid)
         let signalled = (status & 0x7f) != 0
         return Outcome(
             status: signalled ? nil : (status >> 8) & 0xff, signal: signalled ? status & 0x7f : nil, output: output,

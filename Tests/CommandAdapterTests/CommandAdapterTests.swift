@@ -158,3 +158,44 @@ struct CommandRunTests {
         #expect(run.standardError.contains("2 sources (1 ok, 1 failed: bad)"))
     }
 }
+
+/// A run stopped by a signal while a command source runs.
+@Suite("command adapter when tributary is stopped")
+struct CommandSignalTests {
+    @Test(
+        "A single run that dies of SIGTERM, SIGINT or SIGHUP kills the command's process group first, as its timeout does",
+        arguments: [SIGTERM, SIGINT, SIGHUP])
+    func stoppedRunKillsTheCommand(_ signal: Int32) async throws {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.copyItem(
+            at: try CommandAdapterTests.folder().appendingPathComponent("hang.sh"), to: folder.url.appendingPathComponent("hang.sh"))
+        try folder.write(
+            """
+            sources:
+              - {name: slow, adapter: command, command: [sh, hang.sh, sleep.pid], timeout: 5m}
+            outputs:
+              - type: stdout
+            """, to: "feeds.yaml")
+        let pid = try ChildProcess([TributaryBinary.path, "run", "--no-state"], directory: folder.url.path)
+            .spawn(standardOutput: "/dev/null", standardError: "/dev/null")
+        var sleeper: pid_t?
+        for _ in 0..<1000 where sleeper == nil {
+            sleeper = (try? folder.read("sleep.pid")).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if sleeper == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let background = try #require(sleeper, "the command started")
+        kill(pid, signal)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(status & 0x7f == signal, "tributary died of the signal, as before")
+        // The command's background sleep (in its process group) got SIGKILL; once tributary is gone, init reaps it.
+        var state: Substring?
+        for _ in 0..<500 {
+            state = (try? String(contentsOfFile: "/proc/\(background)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+            if state == nil || state == "Z" { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(state == nil || state == "Z", "sleep \(background) is still running (state \(state ?? "?"))")
+        if state != nil && state != "Z" { kill(background, SIGKILL) }
+    }
+}

@@ -1,0 +1,56 @@
+#include "CTributaryProcess.h"
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
+// More than `jobs` allows (256): every command source could be running at once.
+#define GROUP_SLOTS 512
+
+static _Atomic pid_t groups[GROUP_SLOTS];
+static atomic_flag installed = ATOMIC_FLAG_INIT;
+
+static void kill_groups_and_die(int number) {
+    for (int index = 0; index < GROUP_SLOTS; index++) {
+        pid_t group = atomic_load(&groups[index]);
+        if (group > 0) kill(-group, SIGKILL);
+    }
+    // Die of the signal as the default disposition would: the signal is blocked while this
+    // handler runs, so it is delivered, with the default action, once the handler returns.
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(number, &fallback, NULL);
+    raise(number);
+}
+
+static void install_handlers(void) {
+    const int numbers[] = {SIGTERM, SIGINT, SIGHUP};
+    for (unsigned index = 0; index < sizeof numbers / sizeof numbers[0]; index++) {
+        struct sigaction current;
+        if (sigaction(numbers[index], NULL, &current) != 0) continue;
+        if ((current.sa_flags & SA_SIGINFO) || current.sa_handler != SIG_DFL) continue;
+        struct sigaction handler;
+        memset(&handler, 0, sizeof handler);
+        handler.sa_handler = kill_groups_and_die;
+        sigfillset(&handler.sa_mask);
+        sigaction(numbers[index], &handler, NULL);
+    }
+}
+
+int tributary_process_group_add(pid_t group) {
+    if (!atomic_flag_test_and_set(&installed)) install_handlers();
+    for (int index = 0; index < GROUP_SLOTS; index++) {
+        pid_t empty = 0;
+        if (atomic_compare_exchange_strong(&groups[index], &empty, group)) return 0;
+    }
+    return -1;
+}
+
+void tributary_process_group_remove(pid_t group) {
+    for (int index = 0; index < GROUP_SLOTS; index++) {
+        pid_t expected = group;
+        if (atomic_compare_exchange_strong(&groups[index], &expected, 0)) return;
+    }
+}

@@ -1,0 +1,26 @@
+// The process groups of the programs `command` sources run, and what becomes of them when
+// Tributary is stopped by a signal.
+//
+// A command runs in a process group of its own, so that its timeout can kill everything it
+// started and Ctrl-C on the terminal does not reach it. The other side of that: when Tributary
+// itself dies of SIGTERM, SIGINT or SIGHUP (cron's `timeout`, a service manager, Ctrl-C), the
+// group would live on, reparented to init. These functions keep the running groups in a table a
+// signal handler can read, and the handler kills them before Tributary dies of the signal as it
+// would have. Written in C: a signal handler may only touch lock-free memory and call
+// async-signal-safe functions.
+#ifndef TRIBUTARY_PROCESS_H
+#define TRIBUTARY_PROCESS_H
+
+#include <sys/types.h>
+
+/// Adds a running command's process group; from the first one on, SIGTERM, SIGINT and SIGHUP
+/// kill every group in the table before the process dies of them, for each of those signals
+/// whose disposition is still the default (one that is ignored, or that the program handles
+/// itself, as `run --every` does to finish its run first, is left alone). Returns 0, or -1 when
+/// the table is full (the group is then not killed on a signal).
+int tributary_process_group_add(pid_t group);
+
+/// Removes a process group once its leader was reaped.
+void tributary_process_group_remove(pid_t group);
+
+#endif

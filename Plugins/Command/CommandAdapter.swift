@@ -17,6 +17,9 @@ public struct CommandAdapter: SourceAdapter {
     public static let baseVariables = ["PATH", "HOME", "LANG"]
     /// The most standard-error lines reported as warnings after a successful run.
     static let maxReportedLines = 20
+    /// The most characters of one standard-error line reported; the rest is cut (a program may write a whole page, or
+    /// binary, without a line break).
+    static let maxLineLength = 300
 
     public static let options = [
         AdapterOption(
@@ -91,8 +94,9 @@ public struct CommandAdapter: SourceAdapter {
         } catch {
             throw AdapterError("command '\(shown)': \(error.description)")
         }
-        let errorLines = outcome.errorText.split(whereSeparator: \.isNewline).map {
-            $0.trimmingCharacters(in: .whitespaces)
+        let errorLines = outcome.errorText.split(whereSeparator: \.isNewline).map { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.count > Self.maxLineLength ? trimmed.prefix(Self.maxLineLength) + "…" : trimmed
         }.filter { !$0.isEmpty }
         let tail = errorLines.suffix(3).joined(separator: " | ")
         let stderrNote = tail.isEmpty ? "" : "; stderr: \(tail)"

@@ -96,6 +96,13 @@ struct CommandAdapterTests {
         #expect(message == "command 'sh fail.sh' exited with status 3; stderr: connecting to the site | error: the site answered 403")
     }
 
+    @Test func aLongStandardErrorLineIsCutInTheMessage() async throws {
+        let message = try #require(
+            try await Self.failure(Self.adapter("command: [sh, -c, 'head -c 100000 /dev/zero | tr \"\\\\000\" x >&2; exit 1']")))
+        #expect(message.hasSuffix("; stderr: " + String(repeating: "x", count: 300) + "…"))
+        #expect(message.count < 500)
+    }
+
     @Test func aCommandThatPrintsNothingFails() async throws {
         let message = try await Self.failure(Self.adapter("command: [sh, silent.sh]"))
         #expect(message == "command 'sh silent.sh' printed nothing; it should print a JSON Feed, RSS or Atom document")

@@ -132,12 +132,16 @@ public struct HTMLAdapter: SourceAdapter {
             throw AdapterError("\(place): \(error.message)")
         }
         var problems = document.problems.map { Problem($0.severity, "\(place): \($0.message)") }
+        // Relative links resolve against the page's <base href> when it has one, as a browser resolves them.
+        let documentURL =
+            document.baseHref.flatMap { URL(string: $0.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: pageURL)?.absoluteURL }
+            .flatMap { ["http", "https"].contains($0.scheme?.lowercased() ?? "") ? $0 : nil } ?? pageURL
         let nodes = try document.nodes(items.text)
         if nodes.isEmpty {
             problems.append(Problem(.warning, "\(itemsLocation): items: '\(items)' selected nothing in \(place)"))
         }
         let environment = ItemMapping<XPathExpression>.Environment(
-            source: context.sourceName, pageURL: baseURL ?? pageURL, timeZone: context.timeZone, now: context.now)
+            source: context.sourceName, pageURL: baseURL ?? documentURL, timeZone: context.timeZone, now: context.now)
         var found: [Item] = []
         var filled = Set<String>()
         for (index, node) in nodes.enumerated() {
@@ -156,9 +160,9 @@ public struct HTMLAdapter: SourceAdapter {
         case .single:
             next = nil
         case .cursor(let link):
-            // The next page's link, resolved against the page itself (not base_url: it is fetched).
+            // The next page's link, resolved against the page (and its <base href>), not base_url: it is fetched.
             if let href = try document.strings(link.text).first(where: { !$0.isEmpty }),
-                let url = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: pageURL)?.absoluteURL
+                let url = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: documentURL)?.absoluteURL
             {
                 next = PageState(cursor: url.absoluteString, page: state.page + 1, offset: state.offset + nodes.count)
             }

@@ -97,6 +97,55 @@ struct HTMLAdapterTests {
         #expect(result.problems.isEmpty)
     }
 
+    /// Big5, Shift_JIS and EUC-KR titles, declared only in the page (the server sends no charset).
+    @Test(arguments: [
+        ("<meta charset=\"big5\">", "c163c5e9a4a4a4e5bcd0c344", "繁體中文標題"),
+        ("<META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=Shift_JIS\">", "93fa967b8cea82cc835e83438367838b", "日本語のタイトル"),
+        ("<meta http-equiv='content-type' content='text/html;charset=euc-kr' />", "c7d1b1b9beee20c1a6b8f1", "한국어 제목"),
+    ])
+    func readsTheCharsetThePageDeclares(_ meta: String, _ hex: String, _ title: String) async throws {
+        let server = try LoopbackServer()
+        let encoded = stride(from: 0, to: hex.count, by: 2).map { offset in
+            UInt8(hex.dropFirst(offset).prefix(2), radix: 16) ?? 0
+        }
+        let page =
+            Array("<html><head>\(meta)<title>x</title></head><body><ul><li><a href=\"/1\">".utf8) + encoded
+            + Array("</a></li></ul></body></html>".utf8)
+        server.route("/list", .ok(body: page, contentType: "text/html"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            "sources:\n  - {name: page, adapter: html, url: \(server.baseURL)/list, items: //li, fields: {title: ./a, url: ./a/@href}}")
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.title) == [title])
+        #expect(result.problems.isEmpty, "the declared charset decodes it: \(result.problems)")
+    }
+
+    @Test func linksResolveAgainstThePagesBaseHref() async throws {
+        let server = try LoopbackServer()
+        server.route(
+            "/list",
+            .text(
+                """
+                <html><head><base href="\(server.url("/base/"))"></head><body>
+                <ul><li><a href="post/1">One</a><img src="img/a.png"></li></ul><a rel="next" href="page2">next</a></body></html>
+                """, contentType: "text/html; charset=utf-8"))
+        server.route(
+            "/base/page2", .text("<html><body><ul><li><a href=\"post/2\">Two</a></li></ul></body></html>", contentType: "text/html"))
+        let yaml = """
+            sources:
+              - name: page
+                adapter: html
+                url: \(server.baseURL)/list
+                items: //li
+                fields: {title: ./a, url: ./a/@href, image: ./img/@src}
+                pagination: {next: "//a[@rel='next']/@href"}
+                pages: 2
+            """
+        let result = try await DeclarativeTestSupport.adapter(yaml).fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.url) == [server.url("/base/post/1"), server.url("/base/post/2")])
+        #expect(result.items.first?.image == server.url("/base/img/a.png"))
+        #expect(server.allRequests.map(\.path) == ["/list", "/base/page2"], "the next link resolves against the base too")
+    }
+
     @Test func aBadXPathIsAConfigurationErrorAtItsLine() {
         let yaml = Self.yaml(base: "http://127.0.0.1:9", items: "//li[")
         #expect(

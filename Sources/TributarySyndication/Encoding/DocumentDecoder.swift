@@ -20,8 +20,18 @@ struct DocumentDecoder {
         var problems: [Problem]
     }
 
+    /// What kind of document it is: where it declares its encoding, and what it is read as without one.
+    enum Markup {
+        /// XML: the declaration's `encoding`; UTF-8 without one.
+        case xml
+        /// An HTML page: `<meta charset>` or `<meta http-equiv="Content-Type" content="…; charset=…">` near its start.
+        case html
+    }
+
     /// The charset from the HTTP `Content-Type`, if any.
     var httpCharset: String?
+    /// What kind of document it is.
+    var markup = Markup.xml
 
     func decode(_ bytes: [UInt8]) -> Decoded {
         var problems: [Problem] = []
@@ -38,7 +48,11 @@ struct DocumentDecoder {
         }
 
         let http = label(httpCharset, "the HTTP charset", &problems)
-        let declared = label(DocumentDecoder.declaredEncoding(bytes), "the XML declaration's encoding", &problems)
+        let declared =
+            switch markup {
+            case .xml: label(DocumentDecoder.declaredEncoding(bytes), "the XML declaration's encoding", &problems)
+            case .html: label(DocumentDecoder.metaCharset(bytes), "the page's meta charset", &problems)
+            }
         let scan = UTF8Validation.scan(bytes[...])
         if !scan.hasNonASCII, !(declared?.name.hasPrefix("ISO-2022") ?? false) {
             return Decoded(bytes: bytes, charset: declared ?? .utf8, problems: problems)
@@ -59,7 +73,7 @@ struct DocumentDecoder {
             guard let charset, !charset.isWide, !charset.isSingleByteLatin, !named.contains(where: { $0.0 == charset }) else { continue }
             named.append((charset, origin))
         }
-        if declared == nil, http == nil {
+        if declared == nil, http == nil, markup == .xml {
             named.append((.utf8, "XML's default is"))
         }
         let latinHint = http?.isSingleByteLatin == true || declared?.isSingleByteLatin == true
@@ -162,6 +176,51 @@ struct DocumentDecoder {
         while cursor < end, bytes[cursor] != quote { cursor += 1 }
         guard cursor < end else { return nil }
         return String(decoding: bytes[start..<cursor], as: UTF8.self)
+    }
+
+    /// The charset an HTML page declares in a `<meta>` element among its first 8 KB: `<meta charset="big5">`, or
+    /// `<meta http-equiv="Content-Type" content="text/html; charset=big5">` (as browsers' prescan finds it).
+    static func metaCharset(_ bytes: [UInt8]) -> String? {
+        let end = min(bytes.count, 8192)
+        var index = 0
+        while let tag = firstIndexIgnoringCase(of: "<meta", in: bytes, from: index, to: end) {
+            var close = tag + 5
+            while close < end, bytes[close] != UInt8(ascii: ">") { close += 1 }
+            if let found = firstIndexIgnoringCase(of: "charset", in: bytes, from: tag + 5, to: close) {
+                var cursor = found + 7
+                while cursor < close, isSpace(bytes[cursor]) { cursor += 1 }
+                if cursor < close, bytes[cursor] == UInt8(ascii: "=") {
+                    cursor += 1
+                    while cursor < close,
+                        isSpace(bytes[cursor]) || bytes[cursor] == UInt8(ascii: "\"")
+                            || bytes[cursor] == UInt8(ascii: "'")
+                    {
+                        cursor += 1
+                    }
+                    let start = cursor
+                    while cursor < close, !charsetValueEnds.contains(bytes[cursor]) { cursor += 1 }
+                    if cursor > start { return String(decoding: bytes[start..<cursor], as: UTF8.self) }
+                }
+            }
+            index = close
+        }
+        return nil
+    }
+
+    /// What ends a `charset=` value in a `<meta>` element: a quote, `;`, `/` or whitespace.
+    private static let charsetValueEnds: Set<UInt8> = [0x22, 0x27, 0x3B, 0x2F, 0x20, 0x09, 0x0A, 0x0D]
+
+    /// Where `needle` (lower-case ASCII) first lies wholly inside `bytes[start..<end]`, in any case.
+    private static func firstIndexIgnoringCase(of needle: StaticString, in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
+        needle.withUTF8Buffer { needle in
+            guard end - start >= needle.count else { return nil }
+            for candidate in start...(end - needle.count) {
+                var offset = 0
+                while offset < needle.count, ByteScan.lowercasedASCII(bytes[candidate + offset]) == needle[offset] { offset += 1 }
+                if offset == needle.count { return candidate }
+            }
+            return nil
+        }
     }
 
     /// Where `needle` (ASCII) first lies wholly inside `bytes[start..<end]`.

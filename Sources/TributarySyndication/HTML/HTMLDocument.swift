@@ -5,7 +5,7 @@ public import TributaryModel
 /// queried with XPath 1.0: what the declarative `html` adapter scrapes listing pages with.
 ///
 /// The bytes are decoded to UTF-8 first by the same rules as feeds (byte order mark, valid
-/// UTF-8, the HTTP charset, then GB18030 and windows-1252). Not thread-safe: use a document
+/// UTF-8, the HTTP charset, the page's `<meta charset>`, then GB18030 and windows-1252). Not thread-safe: use a document
 /// from one task, and drop it (and its nodes) before the task suspends.
 public final class HTMLDocument {
     /// The libxml2 tree; freed in `deinit`, never shared.
@@ -16,7 +16,7 @@ public final class HTMLDocument {
 
     /// Parses a page; `charset` is the HTTP `Content-Type` charset, when there is one.
     public init(bytes: [UInt8], charset: String? = nil) throws(XPathError) {
-        let decoded = DocumentDecoder(httpCharset: charset).decode(bytes)
+        let decoded = DocumentDecoder(httpCharset: charset, markup: .html).decode(bytes)
         problems = decoded.problems
         guard decoded.bytes.count < Int(Int32.max) else { throw XPathError("the page is too large to parse") }
         let flags: [htmlParserOption] = [
@@ -39,6 +39,11 @@ public final class HTMLDocument {
     }
 
     /// Checks that `expression` is XPath 1.0 libxml2 can compile.
+    /// The page's `<base href>`, as written, when it has one: what its relative links resolve against.
+    public var baseHref: String? {
+        (try? strings("(//base[@href])[1]/@href"))?.first
+    }
+
     public static func validate(_ expression: String) throws(XPathError) {
         tributary_xml_silence_generic_errors()
         defer { tributary_xml_restore_generic_errors() }

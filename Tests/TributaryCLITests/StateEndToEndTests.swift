@@ -178,6 +178,45 @@ struct StateEndToEndTests {
         #expect(try Self.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1"])
     }
 
+    @Test("A server's Retry-After and an interval keep sources from being asked; the report and status say when; --force asks")
+    func waitsBetweenRuns() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.route("/busy.xml", .status(429, body: "slow down", headers: [("Retry-After", "3600")]))
+        server.route("/calm.xml", .ok(body: Self.rss(["c1"]), contentType: "application/rss+xml"))
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            Self.config(server, paths: ["busy.xml", "calm.xml"]).replacingOccurrences(
+                of: "url: \(server.url("/calm.xml"))\n", with: "url: \(server.url("/calm.xml"))\n    interval: 1h\n"),
+            to: "feeds.yaml")
+        let first = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        #expect(first.status == 2)
+        #expect(first.standardError.contains("HTTP 429 Too Many Requests (next in 1h: Retry-After)"), "\(first.standardError)")
+
+        let second = try await TributaryBinary.run(["run", "--report", "report.json"], in: folder.url.path)
+        #expect(second.status == 2, "busy is still failing")
+        #expect(server.requestCount("/busy.xml") == 1 && server.requestCount("/calm.xml") == 1, "neither was asked again")
+        let sources = Self.sources(try Self.report(folder))
+        #expect(sources["busy"]?["fetched"] as? Bool == false && sources["busy"]?["waiting_for"] as? String == "Retry-After")
+        #expect(sources["busy"]?["status"] as? String == "failed" && sources["busy"]?["next_attempt"] is String)
+        #expect(sources["calm"]?["status"] as? String == "deferred" && sources["calm"]?["waiting_for"] as? String == "interval 1h")
+        #expect(sources["calm"]?["items"] as? Int == 1)
+        #expect(try Self.titles(folder) == ["Story c1"], "calm's items stay in the river")
+        #expect(second.standardError.contains("(not fetched now; next in 1h: Retry-After)"))
+        #expect(second.standardError.contains("2 sources (1 ok, 1 failed: busy; 2 not fetched now)"), "\(second.standardError)")
+
+        let status = try await TributaryBinary.run(["status", "-f", "json"], in: folder.url.path)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])
+        let health = Dictionary(
+            uniqueKeysWithValues: (json["sources"] as? [[String: Any]] ?? []).map { ($0["name"] as? String ?? "", $0) })
+        #expect(health["busy"]?["waiting_for"] as? String == "Retry-After" && health["busy"]?["next_attempt"] is String)
+        #expect(health["calm"]?["waiting_for"] as? String == "interval 1h")
+
+        let forced = try await TributaryBinary.run(["run", "--force"], in: folder.url.path)
+        #expect(forced.status == 2)
+        #expect(server.requestCount("/busy.xml") == 2 && server.requestCount("/calm.xml") == 2, "--force asks every source")
+    }
+
     @Test("A failing source contributes its last good items until stale_after, and the failure is reported")
     func staleFallback() async throws {
         let server = try LoopbackServer()

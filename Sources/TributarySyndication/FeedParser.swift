@@ -69,12 +69,14 @@ public struct FeedParser: Sendable {
         guard !FormatSniffer.startsWithBrace(bytes) else { return try parseJSON(bytes) }
         var document = try parseXML(bytes, charset: options.charset, liftingCDATA: liftingCDATA)
         var feed = document.feed
-        // Documents after the first (see `ConcatenatedDocuments`), read from the first one's UTF-8.
+        // Documents after the first (see `ConcatenatedDocuments`), read from the first one's UTF-8. The first may
+        // follow text a server printed (a PHP warning), blanked as the prepass blanked it so its root is found.
         var ids: Set<String> = []
         var position = (line: 1, column: 1)
         var count = 1
         while document.contentAfterRoot, count < ConcatenatedDocuments.limit,
-            let start = ConcatenatedDocuments.nextDocument(in: document.utf8)
+            let start = ConcatenatedDocuments.nextDocument(
+                in: count == 1 ? XMLPrepass.blankingTextBeforeDocument(document.utf8).bytes : document.utf8)
         {
             let next = document.utf8.withUnsafeBufferPointer { XMLPrepass.position(of: start, in: $0) }
             position = (position.line + next.line - 1, Self.column(next.column, onLine: next.line, in: position))

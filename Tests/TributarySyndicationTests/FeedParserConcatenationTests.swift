@@ -85,6 +85,19 @@ struct FeedParserConcatenationTests {
         #expect(feed.items.first?.contentHTML == "quoted: </rss> and more")
     }
 
+    @Test(
+        "Text a server printed before the first document (a PHP warning) does not hide the documents after it",
+        arguments: ["Warning: x\n", "<br />\n<b>Warning</b>: Undefined index in feed.php on line 3<br />\n"],
+        [true, false])
+    func textBeforeConcatenatedDocuments(prefix: String, secondDeclared: Bool) throws {
+        let feed = try Fixtures.parse(
+            xml: prefix + Self.rss("First", items: ["a"]) + Self.rss("Second", items: ["b"], declaration: secondDeclared))
+        #expect(feed.items.map(\.title) == ["a", "b"])
+        let lines = prefix.count { $0 == "\n" }
+        #expect(Fixtures.problems(feed, containing: "another document follows").map(\.line) == [lines + 5])
+        #expect(feed.problems.allSatisfy { $0.severity == .warning }, "\(feed.problems)")
+    }
+
     @Test("At most 16 documents are read from one response")
     func limit() throws {
         let documents = (0..<20).map { Self.rss("Feed \($0)", items: ["item\($0)"]) }.joined()

@@ -55,13 +55,13 @@ enum ValueConversion: Sendable, Hashable {
         case .unixMilliseconds:
             return Double(trimmed).flatMap { $0 > 0 && $0 < 253_402_300_800_000 ? Date(timeIntervalSince1970: $0 / 1000) : nil }
         case .rfc3339:
-            return RFC3339.date(from: trimmed, defaultZone: timeZone)
+            return RFC3339.date(from: trimmed, defaultZone: timeZone).flatMap { $0 >= DateParser.earliest ? $0 : nil }
         case .pattern(let pattern):
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = timeZone
             formatter.dateFormat = pattern
-            return formatter.date(from: trimmed)
+            return formatter.date(from: trimmed).flatMap { $0 >= DateParser.earliest ? $0 : nil }
         default:
             return DateParser(timeZone: timeZone, now: now).parse(trimmed)
         }

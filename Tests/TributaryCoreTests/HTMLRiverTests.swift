@@ -122,6 +122,22 @@ struct HTMLRiverTests {
         #expect(try Self.texts(shanghai, "//main/section[1]//p[@class='meta']/time") == ["19:00", "18:00"])
     }
 
+    /// Days are counted in the proleptic Gregorian calendar the items' RFC 3339 times use (Foundation's
+    /// turns Julian before 1582), with four-digit years; instants before year 0001 are on its first day.
+    @Test func daysBeforeTheGregorianReformAndYearZeroHaveValidDistinctHeadings() throws {
+        let items = [
+            Item(id: "1", source: "blog", title: "1500", published: Date(timeIntervalSince1970: -14_826_672_000 + 3600)),
+            Item(id: "2", source: "blog", title: "0001", published: Date(timeIntervalSince1970: -62_135_596_800)),
+            Item(id: "3", source: "blog", title: "0000", published: Date(timeIntervalSince1970: -62_135_596_800 - 86_400 * 30)),
+        ]
+        let page = try Self.page(items)
+        #expect(try Self.texts(page, "//main/section/h2/time/@datetime") == ["1500-03-01", "0001-01-01"])
+        #expect(try Self.texts(page, "//main/section/h2/@id") == ["day-1500-03-01", "day-0001-01-01"])
+        #expect(try Self.texts(page, "//main/section/h2") == ["Thursday, 1 March 1500", "Monday, 1 January 1"])
+        let times = try Self.texts(page, "//article//time/@datetime")
+        #expect(times == ["1500-03-01T01:00:00Z", "0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"])
+    }
+
     @Test func eachItemHasItsLinkSourceTimeThumbnailSummaryAndDuplicates() throws {
         let page = try Self.page()
         let first = "(//article)[1]"

@@ -151,6 +151,12 @@ struct AtomWriterTests {
                 Item(id: "2", source: "blog", published: Date(timeIntervalSince1970: -0.5)),
                 Item(id: "3", source: "blog", updated: utc(2024, 2, 29, 12, 0, 0, ms: 7)),
             ]),
+        ValidationCase(
+            name: "dates outside years 0001–9999 (year zero, before it, after 9999)",
+            items: [
+                Item(id: "1", source: "blog", published: Date(timeIntervalSince1970: -62_135_596_800 - 86_400)),
+                Item(id: "2", source: "blog", published: Date(timeIntervalSince1970: -1e12), updated: Date(timeIntervalSince1970: 1e12)),
+            ]),
     ]
 
     @Test("documents validate against RFC 4287's RELAX NG schema", arguments: validationCases)

@@ -333,6 +333,27 @@ struct DateParserTests {
     @Test("garbage gives nil, never now", arguments: garbageCases)
     func garbage(_ row: DateCase) throws { try check(row) }
 
+    @Test(
+        "years before 1000 are placeholders for no date (Hugo, PHP/MySQL, year zero): nil, and said so",
+        arguments: [
+            "Mon, 01 Jan 0001 00:00:00 +0000", "Mon, 30 Nov -0001 00:00:00 +0000", "0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z",
+            "0999-12-31T23:59:59Z", "30 Nov -0001",
+        ])
+    func placeholderYears(_ text: String) {
+        let parser = DateParser(now: fixedNow)
+        #expect(parser.parse(text) == nil)
+        #expect(parser.isPlaceholder(text))
+    }
+
+    @Test("the year 1000 is the first taken; garbage is no placeholder")
+    func earliestYear() {
+        let parser = DateParser(now: fixedNow)
+        #expect(parser.parse("1000-01-01T00:00:00Z") == DateParser.earliest)
+        #expect(RFC3339.string(from: DateParser.earliest) == "1000-01-01T00:00:00Z")
+        #expect(!parser.isPlaceholder("2024-03-05T14:03:00Z"))
+        #expect(!parser.isPlaceholder("not a date"))
+    }
+
     @Test("changing timeZone after init is honoured")
     func zoneChange() throws {
         var parser = DateParser(now: fixedNow)

@@ -308,4 +308,19 @@ struct FeedParserLeniencyTests {
         #expect(feed.info.title == "Late declaration")
         #expect(feed.problems.isEmpty, "\(feed.problems)")
     }
+
+    /// Hugo's `0001`, PHP's `-0001` and year zero stand for "no date": the items are undated, each with a warning.
+    @Test func placeholderDatesAreNoDates() throws {
+        let xml = """
+            <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>Zero dates</title>
+            <item><title>Hugo</title><pubDate>Mon, 01 Jan 0001 00:00:00 +0000</pubDate></item>
+            <item><title>PHP</title><pubDate>Mon, 30 Nov -0001 00:00:00 +0000</pubDate></item>
+            <item><title>Zero</title><dc:date>0000-01-01T00:00:00Z</dc:date></item>
+            <item><title>Real</title><pubDate>Tue, 05 Mar 2024 14:03:00 GMT</pubDate></item>
+            </channel></rss>
+            """
+        let feed = try Fixtures.parse(xml: xml)
+        #expect(feed.items.map(\.date) == [nil, nil, nil, Fixtures.date("2024-03-05T14:03:00Z")])
+        #expect(Fixtures.problems(feed, containing: "is before the year 1000, a placeholder for none").map(\.line) == [2, 3, 4])
+    }
 }

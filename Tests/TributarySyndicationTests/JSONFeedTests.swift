@@ -525,6 +525,17 @@ struct JSONFeedTests {
         }
     }
 
+    @Test("a date before the year 1000 is a placeholder for none")
+    func placeholderDates() throws {
+        let json =
+            #"{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"1","date_published":"0000-01-01T00:00:00Z","#
+            + #""date_modified":"Mon, 01 Jan 0001 00:00:00 +0000"}]}"#
+        let parsed = try JSONFeedParser(source: "s").parse(Array(json.utf8))
+        #expect(parsed.items.first?.published == nil)
+        #expect(parsed.items.first?.updated == nil)
+        #expect(parsed.problems.filter { $0.message.contains("before the year 1000") }.count == 2)
+    }
+
     @Test("a parse error reads line:column: message")
     func errorDescription() {
         #expect(FeedParseError("bad", line: 3, column: 14).description == "3:14: bad")

@@ -105,6 +105,12 @@ struct RFC3339Tests {
             (Date(timeIntervalSince1970: 1_709_618_579.9996), "2024-03-05T06:03:00Z"),  // rounds up to the next second
             (utc(2038, 1, 19, 3, 14, 8), "2038-01-19T03:14:08Z"),
             (utc(9999, 12, 31, 23, 59, 59), "9999-12-31T23:59:59Z"),
+            // Outside years 0001–9999 (year 0000 is no xsd:dateTime), the nearest instant inside.
+            (Date(timeIntervalSince1970: -62_135_596_800), "0001-01-01T00:00:00Z"),
+            (Date(timeIntervalSince1970: -62_135_596_800 - 86_400), "0001-01-01T00:00:00Z"),
+            (Date(timeIntervalSince1970: -1e12), "0001-01-01T00:00:00Z"),
+            (Date(timeIntervalSince1970: 253_402_300_799.9996), "9999-12-31T23:59:59Z"),
+            (Date(timeIntervalSince1970: 1e12), "9999-12-31T23:59:59Z"),
         ])
     func format(_ date: Date, _ expected: String) {
         #expect(RFC3339.string(from: date) == expected)

@@ -132,6 +132,18 @@ struct RSSWriterTests {
         #expect(RSSFeedRules.isRFC822(text))
     }
 
+    /// Years in four digits (year 99 is no 1999), the proleptic Gregorian calendar (so not checked with
+    /// `DateFormatter`, Julian before 1582), and instants outside years 0001–9999 written as the nearest inside.
+    @Test(arguments: [
+        (Date(timeIntervalSince1970: -59_042_995_200), "Thu, 01 Jan 0099 00:00:00 +0000"),
+        (Date(timeIntervalSince1970: -62_135_596_800), "Mon, 01 Jan 0001 00:00:00 +0000"),
+        (Date(timeIntervalSince1970: -62_135_596_800 - 86_400 * 400), "Mon, 01 Jan 0001 00:00:00 +0000"),
+        (Date(timeIntervalSince1970: 253_402_300_800 + 86_400), "Fri, 31 Dec 9999 23:59:59 +0000"),
+    ])
+    func rfc822DatesOutsideTheUsualYears(date: Date, text: String) {
+        #expect(RFC822.string(from: date) == text)
+    }
+
     @Test(
         "items survive parse → RSSWriter → parse",
         arguments: ["rss20-full.xml", "atom10-xhtml.xml", "itunes-podcast.xml", "rss10-dublin-core.xml", "chinese-gb2312.xml"])

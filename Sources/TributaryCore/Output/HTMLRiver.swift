@@ -165,11 +165,10 @@ public struct HTMLRiver: Sendable {
         var items: [Item]
     }
 
-    /// The items grouped by calendar day in `timeZone`, newest day first, river order within a
-    /// day; undated items last.
+    /// The items grouped by calendar day in `timeZone` (proleptic Gregorian, as the items' RFC 3339
+    /// times are written: `CivilCalendar`), newest day first, river order within a day; undated
+    /// items last.
     func days(_ items: [Item]) -> [Day] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
         var groups: [DateComponents: [Item]] = [:]
         var undated: [Item] = []
         for item in items {
@@ -177,7 +176,7 @@ public struct HTMLRiver: Sendable {
                 undated.append(item)
                 continue
             }
-            groups[calendar.dateComponents([.year, .month, .day, .weekday], from: date), default: []].append(item)
+            groups[Self.day(of: date, in: timeZone), default: []].append(item)
         }
         var result = groups.sorted { Self.sortKey($0.key) > Self.sortKey($1.key) }.map { Day(day: $0.key, items: $0.value) }
         if !undated.isEmpty { result.append(Day(day: nil, items: undated)) }
@@ -281,7 +280,7 @@ public struct HTMLRiver: Sendable {
 
     /// `2024-05-01 14:03 UTC` (or the zone's name).
     private func dateTimeText(_ date: Date) -> String {
-        let parts = calendar().dateComponents([.year, .month, .day], from: date)
+        let parts = Self.day(of: date, in: timeZone)
         let zone = ["GMT", "UTC"].contains(timeZone.identifier) ? "UTC" : timeZone.identifier
         return Self.isoDay(parts) + " " + timeText(date) + " " + zone
     }
@@ -299,7 +298,14 @@ public struct HTMLRiver: Sendable {
 
     /// `2024-05-01`.
     static func isoDay(_ parts: DateComponents) -> String {
-        String(parts.year ?? 1970) + "-" + pad(parts.month ?? 1) + "-" + pad(parts.day ?? 1)
+        let year = parts.year ?? 1970
+        return pad(year / 100) + pad(year % 100) + "-" + pad(parts.month ?? 1) + "-" + pad(parts.day ?? 1)
+    }
+
+    /// The calendar day `date` falls on in `zone` (`CivilCalendar.day`), with its weekday.
+    static func day(of date: Date, in zone: TimeZone) -> DateComponents {
+        let day = CivilCalendar.day(of: date, in: zone)
+        return DateComponents(year: day.year, month: day.month, day: day.day, weekday: day.weekday)
     }
 
     private static func pad(_ number: Int) -> String {

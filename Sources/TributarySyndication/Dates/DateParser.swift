@@ -35,11 +35,27 @@ public struct DateParser: Sendable {
         fixedOffset = Self.fixedOffset(of: timeZone)
     }
 
-    /// The instant `text` names, or nil when it is not a date this parser knows.
+    /// The earliest instant taken as a date, 1000-01-01T00:00:00Z. Earlier ones are placeholders
+    /// for "no date" — Hugo's `Mon, 01 Jan 0001`, PHP's `Mon, 30 Nov -0001` (MySQL's zero date),
+    /// `0000-01-01T00:00:00Z` — and read as none, as feedparser reads them.
+    public static let earliest = Date(timeIntervalSince1970: Double(CivilCalendar.days(year: 1000, month: 1, day: 1) * 86_400))
+
+    /// The instant `text` names, or nil when it is not a date this parser knows or is before `earliest`.
     public func parse(_ text: String) -> Date? { parseDetailed(text)?.date }
 
-    /// The instant `text` names and how it was read, or nil when it is not a date this parser knows.
+    /// The instant `text` names and how it was read, or nil when it is not a date this parser
+    /// knows or is before `earliest`.
     public func parseDetailed(_ text: String) -> ParsedDate? {
+        guard let parsed = parseAnyYear(text), parsed.date >= Self.earliest else { return nil }
+        return parsed
+    }
+
+    /// Whether `text` is a date before `earliest`: a placeholder for none, which `parse` gives nil for.
+    public func isPlaceholder(_ text: String) -> Bool {
+        parseAnyYear(text).map { $0.date < Self.earliest } ?? false
+    }
+
+    private func parseAnyYear(_ text: String) -> ParsedDate? {
         if let parsed = rfc3339(text) { return parsed }
         if let parsed = rfc1123(text) { return parsed }
         return parseTokens(text)

@@ -5,8 +5,9 @@ public import Foundation
 /// without a colon, missing seconds), strict on write (UTC with `Z`).
 public enum RFC3339 {
     /// `2024-03-05T06:03:00Z`; fractions of a second are written only when present (milliseconds).
+    /// An instant outside years 0001–9999 is written as the nearest one inside (`CivilCalendar.writable`).
     public static func string(from date: Date) -> String {
-        let interval = date.timeIntervalSince1970
+        let interval = date.clamped(to: CivilCalendar.writable).timeIntervalSince1970
         var seconds = Int64(interval.rounded(.down))
         var milliseconds = Int((interval - Double(seconds)) * 1000 + 0.5)
         if milliseconds >= 1000 {
@@ -16,13 +17,7 @@ public enum RFC3339 {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = CivilCalendar.date(fromDays: days)
-        guard (0...9999).contains(year) else {
-            var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-            text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-            if milliseconds > 0 { text += "." + pad(milliseconds, 3) }
-            return text + "Z"
-        }
-        // The usual four-digit year: the 20 or 24 bytes written straight into the string.
+        // A four-digit year: the 20 or 24 bytes written straight into the string.
         let length = milliseconds > 0 ? 24 : 20
         return String(unsafeUninitializedCapacity: length) { buffer in
             func digits(_ value: Int, _ width: Int, at offset: Int) {
@@ -108,40 +103,6 @@ public enum RFC3339 {
         let guess = Date(timeIntervalSince1970: local)
         let zoneOffset = defaultZone.secondsFromGMT(for: guess)
         return Date(timeIntervalSince1970: local - Double(zoneOffset))
-    }
-
-    private static func pad(_ number: Int, _ width: Int) -> String {
-        let digits = String(number)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-}
-
-/// Proleptic Gregorian calendar arithmetic on day numbers since 1970-01-01 (Howard Hinnant's
-/// civil-from-days algorithms), so that dates need no `Calendar` instance.
-enum CivilCalendar {
-    /// Days since 1970-01-01 for a calendar date.
-    static func days(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let m = Int64(month)
-        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The calendar date of a day number since 1970-01-01.
-    static func date(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
     }
 }
 

@@ -145,8 +145,13 @@ public struct JSONFeedParser: Sendable {
 
     private func date(_ value: JSONValue?, _ field: String, index: Int, problems: inout [Problem]) -> Date? {
         guard let text = value?.text, !text.isEmpty else { return nil }
-        if let date = RFC3339.date(from: text, defaultZone: timeZone) { return date }
-        if let date = DateParser(timeZone: timeZone, now: now).parse(text) {
+        let parser = DateParser(timeZone: timeZone, now: now)
+        if let date = RFC3339.date(from: text, defaultZone: timeZone), date >= DateParser.earliest { return date }
+        if parser.isPlaceholder(text) {
+            problems.append(Problem(.warning, "item \(index + 1): '\(field)' is before the year 1000, a placeholder for none: '\(text)'"))
+            return nil
+        }
+        if let date = parser.parse(text) {
             problems.append(Problem(.warning, "item \(index + 1): '\(field)' is not RFC 3339 but was read: '\(text)'"))
             return date
         }

@@ -480,7 +480,11 @@ final class FeedBuilder {
         guard let date = settings.dateParser.parse(value) else {
             let shown = value.count > 80 ? String(value.prefix(80)) + "…" : value
             let name = open.local.map { local in (open.prefix.map { String(cString: $0) + ":" } ?? "") + String(cString: local) } ?? "date"
-            report(Problem(.warning, "unparseable date '\(shown)' in <\(name)>", line: open.line, column: open.column))
+            let message =
+                settings.dateParser.isPlaceholder(value)
+                ? "date '\(shown)' in <\(name)> is before the year 1000, a placeholder for none; read as no date"
+                : "unparseable date '\(shown)' in <\(name)>"
+            report(Problem(.warning, message, line: open.line, column: open.column))
             return
         }
         if open.forItem {

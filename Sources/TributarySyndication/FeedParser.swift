@@ -142,13 +142,8 @@ public struct FeedParser: Sendable {
     }
 
     private func parseJSON(_ bytes: [UInt8]) throws(FeedParseError) -> ParsedFeed {
-        var feed = try JSONFeedParser(source: options.source, timeZone: options.timeZone).parse(bytes)
-        if options.sanitize {
-            let sanitizer = HTMLSanitizer(baseURL: options.documentURL)
-            for index in feed.items.indices {
-                if let html = feed.items[index].contentHTML { feed.items[index].contentHTML = sanitizer.sanitize(html) }
-            }
-        }
-        return feed
+        try JSONFeedParser(
+            source: options.source, timeZone: options.timeZone, now: options.now, sanitize: options.sanitize, baseURL: options.documentURL
+        ).parse(bytes)
     }
 }

@@ -525,6 +525,40 @@ struct JSONFeedTests {
         }
     }
 
+    static let relativeFeed = #"""
+        {"version":"https://jsonfeed.org/version/1.1","feed_url":"https://jf.example.com/feed.json","home_page_url":"/",
+         "items":[{"id":"1","url":"/posts/1","title":"Relative item","content_html":"<p>hi <a href=\"other\">o</a></p>",
+                   "image":"img/1.png","banner_image":"img/b.png","attachments":[{"url":"media/1.mp3","mime_type":"audio/mpeg"}]},
+                  {"id":"2","external_url":"https://elsewhere.example/x","authors":[{"name":"Own Author"}]}]}
+        """#
+
+    @Test("relative links resolve against the document's URL; content against the item's resolved url")
+    func relativeLinksResolveAgainstTheDocument() throws {
+        let parsed = try JSONFeedParser(source: "s", baseURL: URL(string: "http://127.0.0.1:18732/f/f5.json"))
+            .parse(Array(Self.relativeFeed.utf8))
+        let item = try #require(parsed.items.first)
+        #expect(item.url == "http://127.0.0.1:18732/posts/1")
+        #expect(item.image == "http://127.0.0.1:18732/f/img/1.png")
+        #expect(item.attachments.map(\.url) == ["http://127.0.0.1:18732/f/media/1.mp3"])
+        #expect(item.contentHTML == #"<p>hi <a href="http://127.0.0.1:18732/posts/other">o</a></p>"#)
+        #expect(parsed.info.homePageURL == "http://127.0.0.1:18732/")
+        #expect(parsed.items.last?.url == "https://elsewhere.example/x")
+    }
+
+    @Test("without a document URL (a file), relative links resolve against feed_url; FeedParser does the same")
+    func relativeLinksResolveAgainstFeedURL() throws {
+        for parsed in [
+            try JSONFeedParser(source: "s").parse(Array(Self.relativeFeed.utf8)),
+            try FeedParser(FeedParser.Options(source: "s")).parse(Array(Self.relativeFeed.utf8)),
+        ] {
+            let item = try #require(parsed.items.first)
+            #expect(item.url == "https://jf.example.com/posts/1")
+            #expect(item.image == "https://jf.example.com/img/1.png")
+            #expect(item.attachments.map(\.url) == ["https://jf.example.com/media/1.mp3"])
+            #expect(item.contentHTML == #"<p>hi <a href="https://jf.example.com/posts/other">o</a></p>"#)
+        }
+    }
+
     @Test("a date before the year 1000 is a placeholder for none")
     func placeholderDates() throws {
         let json =

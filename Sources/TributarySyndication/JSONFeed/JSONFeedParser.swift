@@ -14,7 +14,8 @@ public struct JSONFeedParser: Sendable {
     public var now: Date
     /// Whether `content_html` is rebuilt from the sanitizer's allow-list (the default).
     public var sanitize: Bool
-    /// The base for relative links in items without a `url` of their own (the feed's URL).
+    /// The document's URL: the base for relative links (else the feed's `feed_url`, then its
+    /// `home_page_url`); an item's content resolves against the item's `url`, then this base.
     public var baseURL: URL?
 
     /// The longest summary derived from content, in characters.
@@ -50,10 +51,14 @@ public struct JSONFeedParser: Sendable {
         } else {
             throw FeedParseError("not a JSON Feed: no 'version' and no 'items'")
         }
+        // Relative links resolve against the document's URL, else the feed's own `feed_url` or `home_page_url`.
+        let feedURL = object["feed_url"]?.text.map { URLReference.resolve($0, against: baseURL) }
+        let homePageURL = object["home_page_url"]?.text.map { URLReference.resolve($0, against: baseURL) }
+        let base = baseURL ?? [feedURL, homePageURL].lazy.compactMap { $0.flatMap(Self.absoluteURL) }.first
         let info = FeedInfo(
-            title: object["title"]?.text, homePageURL: object["home_page_url"]?.text, feedURL: object["feed_url"]?.text,
-            description: object["description"]?.text, authors: authors(object), icon: object["icon"]?.text,
-            favicon: object["favicon"]?.text, language: object["language"]?.text)
+            title: object["title"]?.text, homePageURL: homePageURL, feedURL: feedURL, description: object["description"]?.text,
+            authors: authors(object), icon: object["icon"]?.text.map { URLReference.resolve($0, against: base) },
+            favicon: object["favicon"]?.text.map { URLReference.resolve($0, against: base) }, language: object["language"]?.text)
 
         var items: [Item] = []
         switch object["items"] {
@@ -64,7 +69,8 @@ public struct JSONFeedParser: Sendable {
                     problems.append(Problem(.error, "item \(index + 1) is \(value.shape), not an object; skipped"))
                     continue
                 }
-                items.append(item(entry, index: index, problems: &problems))
+                let item = item(entry, base: base, index: index, problems: &problems)
+                items.append(item)
             }
         case nil:
             problems.append(Problem(.error, "the feed has no 'items' array"))
@@ -74,8 +80,15 @@ public struct JSONFeedParser: Sendable {
         return ParsedFeed(format: .jsonFeed, version: version, info: info, items: items, problems: problems)
     }
 
-    private func item(_ entry: JSONObject, index: Int, problems: inout [Problem]) -> Item {
-        let url = entry["url"]?.text ?? entry["external_url"]?.text
+    /// An absolute URL with a scheme, or nil.
+    private static func absoluteURL(_ text: String) -> URL? {
+        guard URLReference.hasScheme(text) else { return nil }
+        return URL(string: text)
+    }
+
+    private func item(_ entry: JSONObject, base: URL?, index: Int, problems: inout [Problem]) -> Item {
+        func link(_ key: String) -> String? { entry[key]?.text.map { URLReference.resolve($0, against: base) } }
+        let url = link("url") ?? link("external_url")
         let title = entry["title"]?.text
         var id = entry["id"]?.text ?? ""
         if id.isEmpty {
@@ -84,7 +97,7 @@ public struct JSONFeedParser: Sendable {
         }
         var item = Item(id: id, source: source, url: url, title: title)
         if let html = entry["content_html"]?.text {
-            item.contentHTML = sanitize ? HTMLSanitizer(baseURL: url.flatMap { URL(string: $0) } ?? baseURL).sanitize(html) : html
+            item.contentHTML = sanitize ? HTMLSanitizer(baseURL: url.flatMap(Self.absoluteURL) ?? base).sanitize(html) : html
         }
         let text = entry["content_text"]?.text
         if item.contentHTML == nil, let text, !text.isEmpty {
@@ -93,7 +106,7 @@ public struct JSONFeedParser: Sendable {
         item.summary =
             entry["summary"]?.text ?? text
             ?? item.contentHTML.map { HTMLSanitizer.plainText(fromHTML: $0, limit: JSONFeedParser.summaryLimit) }
-        item.image = entry["image"]?.text ?? entry["banner_image"]?.text
+        item.image = link("image") ?? link("banner_image")
         item.published = date(entry["date_published"], "date_published", index: index, problems: &problems)
         item.updated = date(entry["date_modified"], "date_modified", index: index, problems: &problems)
         item.authors = authors(entry)
@@ -103,7 +116,7 @@ public struct JSONFeedParser: Sendable {
         }
         if case .array(let values)? = entry["attachments"] {
             item.attachments = values.compactMap { value in
-                guard let url = value["url"]?.text, !url.isEmpty else { return nil }
+                guard let url = value["url"]?.text.map({ URLReference.resolve($0, against: base) }), !url.isEmpty else { return nil }
                 return Attachment(
                     url: url, mimeType: value["mime_type"]?.text ?? "", title: value["title"]?.text,
                     sizeInBytes: value["size_in_bytes"]?.int, durationInSeconds: value["duration_in_seconds"]?.int)

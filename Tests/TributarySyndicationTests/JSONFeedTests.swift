@@ -60,9 +60,16 @@ struct JSONFeedTests {
         #expect(parsed.problems == [])
         #expect(parsed.info == Self.feedInfo)
         #expect(parsed.items.count == Self.roundTripItems.count)
-        for (actual, expected) in zip(parsed.items, Self.roundTripItems) {
+        for (actual, expected) in zip(parsed.items, Self.roundTripItems.map(Self.withFeedAuthors)) {
             #expect(actual == expected)
         }
+    }
+
+    /// The item as a reader of the document sees it: without authors of its own, the feed's (JSON Feed 1.1, `authors`).
+    static func withFeedAuthors(_ item: Item) -> Item {
+        var item = item
+        if item.authors.isEmpty { item.authors = feedInfo.authors }
+        return item
     }
 
     @Test("the document as bytes is the document's text in UTF-8", arguments: [true, false])
@@ -79,7 +86,7 @@ struct JSONFeedTests {
         #expect(!text.contains("_tributary"))
         let parsed = try JSONFeedParser(source: "river").parse(Array(text.utf8))
         let expected = Self.roundTripItems.map { item in
-            var item = item
+            var item = Self.withFeedAuthors(item)
             item.metrics = [:]
             item.extras = [:]
             item.duplicates = []
@@ -527,6 +534,7 @@ struct JSONFeedTests {
 
     static let relativeFeed = #"""
         {"version":"https://jsonfeed.org/version/1.1","feed_url":"https://jf.example.com/feed.json","home_page_url":"/",
+         "authors":[{"name":"Feed Author"}],
          "items":[{"id":"1","url":"/posts/1","title":"Relative item","content_html":"<p>hi <a href=\"other\">o</a></p>",
                    "image":"img/1.png","banner_image":"img/b.png","attachments":[{"url":"media/1.mp3","mime_type":"audio/mpeg"}]},
                   {"id":"2","external_url":"https://elsewhere.example/x","authors":[{"name":"Own Author"}]}]}
@@ -557,6 +565,17 @@ struct JSONFeedTests {
             #expect(item.attachments.map(\.url) == ["https://jf.example.com/media/1.mp3"])
             #expect(item.contentHTML == #"<p>hi <a href="https://jf.example.com/posts/other">o</a></p>"#)
         }
+    }
+
+    @Test("items without authors have the feed's: 1.1's authors and 1.0's author")
+    func itemsInheritTheFeedsAuthors() throws {
+        let parsed = try JSONFeedParser(source: "s").parse(Array(Self.relativeFeed.utf8))
+        #expect(parsed.items.map { $0.authors.map(\.name) } == [["Feed Author"], ["Own Author"]])
+        let old =
+            #"{"version":"https://jsonfeed.org/version/1","author":{"name":"Old Author","url":"https://o.example/"},"#
+            + #""items":[{"id":"1","title":"a"}]}"#
+        let oldParsed = try JSONFeedParser(source: "s").parse(Array(old.utf8))
+        #expect(oldParsed.items.first?.authors == [Author(name: "Old Author", url: "https://o.example/")])
     }
 
     @Test("a date before the year 1000 is a placeholder for none")

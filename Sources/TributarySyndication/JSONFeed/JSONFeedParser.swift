@@ -69,7 +69,9 @@ public struct JSONFeedParser: Sendable {
                     problems.append(Problem(.error, "item \(index + 1) is \(value.shape), not an object; skipped"))
                     continue
                 }
-                let item = item(entry, base: base, index: index, problems: &problems)
+                var item = item(entry, base: base, index: index, problems: &problems)
+                // "If not specified in an item, then the top-level authors, if present, are the authors of the item."
+                if item.authors.isEmpty { item.authors = info.authors }
                 items.append(item)
             }
         case nil:

@@ -35,7 +35,8 @@ public struct FeedAdapter: SourceAdapter {
                     "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5")
             ])
         let options = FeedParser.Options(
-            source: context.sourceName, documentURL: response.url, charset: response.charset, timeZone: context.timeZone,
+            source: context.sourceName, documentURL: response.url.isFileURL ? nil : response.url, charset: response.charset,
+            timeZone: context.timeZone,
             now: context.now, sanitize: sanitize)
         let parsed: ParsedFeed
         do {

@@ -24,8 +24,11 @@ public struct JSONFeedAdapter: SourceAdapter {
         let response = try await context.get(url)
         let parsed: ParsedFeed
         do {
-            parsed = try JSONFeedParser(source: context.sourceName, timeZone: context.timeZone, now: context.now, baseURL: response.url)
-                .parse(response.body)
+            parsed = try JSONFeedParser(
+                source: context.sourceName, timeZone: context.timeZone, now: context.now,
+                baseURL: response.url.isFileURL ? nil : response.url
+            )
+            .parse(response.body)
         } catch {
             throw AdapterError("\(response.url.isFileURL ? response.url.path : response.url.absoluteString): \(error.description)")
         }

@@ -69,9 +69,11 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
             filled.insert(name)
             return value
         }
-        func link(_ name: String) -> String? {
+        // A link that is not a web link (`javascript:void(0)`, `data:`, a saved page's `file:` path) is no link: an item
+        // without a `url` takes its id from its title, instead of sharing `javascript:void(0)` with its neighbours.
+        func link(_ name: String, _ accepted: (String) -> String? = WebLink.page) -> String? {
             guard let text = first(name) else { return nil }
-            return URL(string: text, relativeTo: environment.pageURL)?.absoluteString ?? text
+            return accepted(URL(string: text, relativeTo: environment.pageURL)?.absoluteString ?? text)
         }
         func date(_ name: String) -> Date? {
             guard let rule = fields[name], let raw = rule.firstValues(evaluate).first else { return nil }
@@ -101,7 +103,7 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
         item.published = date("published")
         item.updated = date("updated")
         if let name = first("author") {
-            item.authors = [Author(name: name, url: link("author_url"), avatar: link("author_avatar"))]
+            item.authors = [Author(name: name, url: link("author_url", WebLink.author), avatar: link("author_avatar"))]
         }
         if let rule = fields["tags"] {
             var tags: [String] = []
@@ -112,7 +114,7 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
             if !tags.isEmpty { filled.insert("tags") }
             item.tags = tags
         }
-        if let enclosure = link("enclosure") {
+        if let enclosure = link("enclosure", WebLink.enclosure) {
             item.attachments = [Attachment(url: enclosure, mimeType: first("enclosure_type") ?? "")]
         }
         for (name, rule) in metrics {

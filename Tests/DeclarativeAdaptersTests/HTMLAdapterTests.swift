@@ -50,6 +50,28 @@ struct HTMLAdapterTests {
             ])
     }
 
+    /// Listing pages open their stories with `onclick` on `href="javascript:void(0)"`: such a link is no link, so
+    /// each item keeps an id of its own (from its title) instead of three sharing `javascript:void(0)` as one.
+    @Test func aJavaScriptLinkIsNoLinkAndNoId() async throws {
+        let server = try LoopbackServer()
+        let page = """
+            <html><body><ul class="news">
+            <li><h2><a href="javascript:void(0)" onclick="open(1)">第一条新闻标题关于经济</a></h2><img src="data:image/gif;base64,R0lG"/></li>
+            <li><h2><a href="javascript:void(0)" onclick="open(2)">Second unrelated headline about sports</a></h2></li>
+            <li><h2><a href="JaVaScRiPt:;" onclick="open(3)">Third story on weather tomorrow</a></h2></li>
+            <li><h2><a href="vbscript:x">Fourth</a></h2></li>
+            <li><h2><a href="/news/5.html">Fifth</a></h2></li>
+            </ul></body></html>
+            """
+        server.route("/list/index.html", .text(page, contentType: "text/html; charset=utf-8"))
+        let adapter = try DeclarativeTestSupport.adapter(Self.yaml(base: server.baseURL))
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context(name: "listing"))
+        #expect(result.items.count == 5)
+        #expect(result.items.map(\.url) == [nil, nil, nil, nil, server.url("/news/5.html")])
+        #expect(Set(result.items.map(\.id)).count == 5)
+        #expect(result.items.allSatisfy { $0.image == nil })
+    }
+
     @Test func aPageWithNoItemsGivesAWarningAndNoItems() async throws {
         let server = try LoopbackServer()
         server.route("/list/index.html", .text("<html><body><p>Nothing today</p></body></html>", contentType: "text/html"))

@@ -31,6 +31,36 @@ struct PipelineTests {
             ])
     }
 
+    @Test("links that are not web links are removed from every adapter's items: url, image, enclosures, author links")
+    func prepareRemovesNonWebLinks() {
+        let batch = Pipeline.Batch(
+            source: source("news"),
+            items: [
+                Item(
+                    id: "1", source: "adapter", url: "javascript:alert(document.cookie)", image: "data:image/png;base64,AAAA",
+                    authors: [Author(name: "Ann", url: "vbscript:x", avatar: "javascript:1"), Author(url: "JAVASCRIPT:2")],
+                    attachments: [
+                        Attachment(url: "javascript:alert(2)", mimeType: "image/png"), Attachment(url: "magnet:?xt=urn:btih:abc"),
+                        Attachment(url: "file:///etc/passwd"), Attachment(url: " https://a.example/1.mp3 ", mimeType: "audio/mpeg"),
+                    ]),
+                Item(
+                    id: "2", source: "adapter", url: "/relative/2", image: "https://a.example/2.png",
+                    authors: [Author(name: "Bo", url: "mailto:bo@example.org")]),
+                Item(id: "3", source: "adapter", url: "https://a.example/3", image: "http://"),
+            ])
+        #expect(
+            Self.pipeline.prepare(batch) == [
+                Item(
+                    id: "1", source: "news", authors: [Author(name: "Ann")],
+                    attachments: [
+                        Attachment(url: "magnet:?xt=urn:btih:abc"), Attachment(url: "https://a.example/1.mp3", mimeType: "audio/mpeg"),
+                    ]),
+                Item(
+                    id: "2", source: "news", image: "https://a.example/2.png", authors: [Author(name: "Bo", url: "mailto:bo@example.org")]),
+                Item(id: "3", source: "news", url: "https://a.example/3"),
+            ])
+    }
+
     @Test("without max_items every distinct item is kept, in the source's order")
     func prepareWithoutLimit() {
         let items = (1...60).map { Item(id: "\($0 % 50)", source: "news") }

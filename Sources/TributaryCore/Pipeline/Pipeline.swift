@@ -71,7 +71,8 @@ public struct Pipeline: Sendable {
     /// another on the calling thread; with several ``workers``, the times of the stages that work on one source at
     /// a time are summed over the threads). For benchmarks and debug logs.
     public struct StageTimings: Sendable, Equatable {
-        /// Labelling with the source, repeated ids, `max_items`, and normalizing text, links and dates.
+        /// Labelling with the source, repeated ids, `max_items`, links that are not web links (`WebLink`), and
+        /// normalizing text, links and dates.
         public var normalize: Duration = .zero
         /// The source's and the global block and keep rules.
         public var rules: Duration = .zero
@@ -324,7 +325,8 @@ public struct Pipeline: Sendable {
     }
 
     /// One source's items on their way into the river, in the source's order: labelled with the source, given its
-    /// tags, repeated ids dropped and `max_items` applied. The items move: when the array they come in is the only
+    /// tags, repeated ids dropped, `max_items` applied, and links that are not web links removed (`WebLink`: every
+    /// adapter's items pass here, so no output republishes a `javascript:` link). The items move: when the array they come in is the only
     /// reference to its storage, none is copied.
     struct Preparation {
         /// The items not yet taken, last first.
@@ -370,6 +372,7 @@ public struct Pipeline: Sendable {
                 items.append(item)
                 let last = items.count - 1
                 items[last].source = source.name
+                WebLink.apply(to: &items[last])
                 for tag in source.tags where !items[last].tags.contains(tag) { items[last].tags.append(tag) }
                 count += 1
                 moved += 1

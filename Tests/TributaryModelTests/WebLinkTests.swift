@@ -1,0 +1,30 @@
+import Testing
+import TributaryModel
+
+/// Which links are republished: web links for items and images, and a few more schemes for enclosures and authors.
+@Suite("WebLink")
+struct WebLinkTests {
+    @Test(
+        "pages and images: absolute http(s) with a host",
+        arguments: [
+            ("https://a.example/x?y=1#z", "https://a.example/x?y=1#z"), ("HTTP://A.example", "HTTP://A.example"),
+            ("  https://a.example/ \n", "https://a.example/"), ("javascript:alert(1)", nil), ("JaVaScRiPt:void(0)", nil),
+            ("vbscript:x", nil), ("data:text/html,<script>", nil), ("file:///etc/passwd", nil), ("/relative", nil),
+            ("relative.html", nil), ("http://", nil), ("https:///path", nil), ("https://a.example/a b", nil),
+            ("https://a.example/\"onload", nil), ("", nil), ("magnet:?xt=urn:btih:1", nil), ("mailto:a@b.example", nil),
+        ] as [(String, String?)])
+    func page(text: String, expected: String?) {
+        #expect(WebLink.page(text) == expected)
+    }
+
+    @Test("enclosures may also be magnet: and ftp: links; authors mailto:")
+    func enclosuresAndAuthors() {
+        #expect(WebLink.enclosure("magnet:?xt=urn:btih:c9e15763f722f23e98a29decdfae341b98d53056") != nil)
+        #expect(WebLink.enclosure("ftp://ftp.example.org/a.iso") == "ftp://ftp.example.org/a.iso")
+        #expect(WebLink.enclosure("javascript:alert(2)") == nil)
+        #expect(WebLink.enclosure("data:audio/mpeg;base64,AAAA") == nil)
+        #expect(WebLink.author("mailto:ann@example.org") == "mailto:ann@example.org")
+        #expect(WebLink.author("https://ann.example/") == "https://ann.example/")
+        #expect(WebLink.author("javascript:1") == nil)
+    }
+}

@@ -69,6 +69,18 @@ struct RSSWriterTests {
         #expect(!xml.contains("(local)") && !xml.contains("(nolink)"))
     }
 
+    @Test func anItemWithNeitherTitleNorDescriptionIsDescribedByItsLinkNotItsId() {
+        let items = [
+            Item(id: "941d1161d1063619", source: "news", url: "https://b.example/1"),
+            Item(id: "5f0c2e7a99d1b3aa", source: "news", attachments: [Attachment(url: "https://b.example/a.mp3")]),
+        ]
+        let xml = Self.writer.document(head: Self.head, items: items)
+        #expect(RSSFeedRules.violations(xml, selfURL: "https://example.com/river.rss") == [])
+        #expect(xml.contains("<description>https://b.example/1</description>"))
+        #expect(xml.contains("<description>(untitled)</description>"))
+        #expect(!xml.contains("<description>941d1161d1063619") && !xml.contains("<description>5f0c2e7a99d1b3aa"))
+    }
+
     @Test func anEmptyFeedWithOnlyAHomePageIsValid() {
         let head = RSSWriter.Head(title: "", homePageURL: "https://example.com/", updated: Date(timeIntervalSince1970: 0))
         let xml = Self.writer.document(head: head, items: [])

@@ -97,8 +97,8 @@ public struct RSSWriter: Sendable {
         } else if let html = item.contentHTML, !html.isEmpty {
             htmlElement("description", html, into: &xml)
         } else if title.isEmpty {
-            // An item needs a title or a description.
-            element("description", item.id, into: &xml, indent: 3)
+            // An item needs a title or a description: its link, else what the HTML page shows (not the internal id).
+            element("description", item.url.flatMap { RSSWriter.isAbsoluteWebURL($0) ? $0 : nil } ?? "(untitled)", into: &xml, indent: 3)
         }
         if let html = item.contentHTML, !html.isEmpty { htmlElement("content:encoded", html, into: &xml) }
         for author in item.authors {

@@ -50,6 +50,11 @@ struct CommandLineTests {
         (["version", "extra"], "tributary: unexpected argument 'extra'"),
         (["run", "--wait", "10m"], "tributary: unexpected argument '10m'; use '--wait=10m' (its value must follow '=')"),
         (["run", "--wait", "soon"], "tributary: unexpected argument 'soon'"),
+        (["run", "--wait=1e300"], "tributary: option '--wait' is too large: at most 36500d (100 years), not '1e300'"),
+        (
+            ["run", "--every=20000000000000000"],
+            "tributary: option '--every' is too large: at most 36500d (100 years), not '20000000000000000'"
+        ),
     ])
     func usageErrors(_ arguments: [String], _ firstLine: String) async {
         let result = await run(arguments)

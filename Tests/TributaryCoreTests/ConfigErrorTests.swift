@@ -128,6 +128,12 @@ struct ConfigErrorTests {
             "default duration", "defaults:\n  timeout: -5s\n" + oneSource,
             "feeds.yaml:2:12: error: 'timeout' must be a duration such as 500ms, 30s, 5m or 1h, found '-5s'"),
         Case(
+            "a duration too large to hold", "defaults:\n  timeout: 1e16\n" + oneSource,
+            "feeds.yaml:2:12: error: 'timeout' is too large: at most 36500d (100 years), found '1e16'"),
+        Case(
+            "a duration with a unit too large to hold", "retention: 9999999999999999999s\n" + oneSource,
+            "feeds.yaml:1:12: error: 'retention' is too large: at most 36500d (100 years), found '9999999999999999999s'"),
+        Case(
             "number", "sources:\n  - name: a\n    adapter: static\n    count: 1\n    weight: heavy\n",
             "feeds.yaml:5:13: error: 'weight' must be a number, found 'heavy'"),
         Case(

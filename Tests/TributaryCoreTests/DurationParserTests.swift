@@ -38,6 +38,20 @@ struct DurationParserTests {
     }
 
     @Test(
+        "durations longer than the maximum are too large, not a crash",
+        arguments: ["1e16", "1e300", "1e400", "20000000000000000", "9223372036854775807", "999999999999999999h", "36501d", "36500d1ms"])
+    func tooLarge(_ text: String) {
+        #expect(DurationParser.read(text) == .failure(.tooLarge))
+        #expect(DurationParser.parse(text) == nil)
+    }
+
+    @Test("the maximum itself is accepted")
+    func maximum() {
+        #expect(DurationParser.read("36500d") == .success(DurationParser.maximum))
+        #expect(DurationParser.read("soon") == .failure(.invalid))
+    }
+
+    @Test(
         "format",
         arguments: [
             (Duration.zero, "0s"),

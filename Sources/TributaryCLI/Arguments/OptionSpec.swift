@@ -32,7 +32,7 @@ public struct OptionSpec: Sendable, Equatable {
         public func accepts(_ text: String) -> Bool {
             switch self {
             case .text: true
-            case .duration: DurationParser.parse(text) != nil
+            case .duration: DurationParser.read(text) != .failure(.invalid)
             }
         }
     }

@@ -73,15 +73,20 @@ enum RunCommand: Command {
         if let text = arguments.value("wait") {
             if text.isEmpty {
                 choices.wait = .seconds(3600)
-            } else if let duration = DurationParser.parse(text) {
-                choices.wait = duration
             } else {
-                usage.append("option '--wait' must be a duration such as 30s or 5m, not '\(text)'")
+                switch DurationParser.read(text) {
+                case .success(let duration): choices.wait = duration
+                case .failure(.tooLarge): usage.append(Self.tooLarge("--wait", text))
+                case .failure(.invalid): usage.append("option '--wait' must be a duration such as 30s or 5m, not '\(text)'")
+                }
             }
         }
         if let text = arguments.value("every") {
-            choices.every = DurationParser.parse(text).flatMap { $0 >= .seconds(1) ? $0 : nil }
-            if choices.every == nil { usage.append("option '--every' must be a duration of at least 1s such as 15m, not '\(text)'") }
+            switch DurationParser.read(text) {
+            case .success(let duration) where duration >= .seconds(1): choices.every = duration
+            case .failure(.tooLarge): usage.append(Self.tooLarge("--every", text))
+            default: usage.append("option '--every' must be a duration of at least 1s such as 15m, not '\(text)'")
+            }
         }
         if arguments.flag("no-state"), arguments.value("state") != nil || arguments.flag("reset-state") {
             usage.append("option '--no-state' cannot be combined with '--state' or '--reset-state'")
@@ -237,6 +242,11 @@ enum RunCommand: Command {
         }
         if last { KeptUntilExit.keep(report) }
         return report.status.rawValue
+    }
+
+    /// The usage error for a duration option longer than ``DurationParser/maximum``.
+    private static func tooLarge(_ option: String, _ text: String) -> String {
+        "option '\(option)' is too large: at most \(DurationParser.format(DurationParser.maximum)) (100 years), not '\(text)'"
     }
 
     /// A run refused for its command line writes its report too, when `--report` could be read from it: a cron job's

@@ -143,11 +143,16 @@ final class ConfigReader {
 
     func duration(_ node: YAMLNode, _ what: String) -> Duration? {
         guard let text = text(node, what) else { return nil }
-        guard let duration = DurationParser.parse(text) else {
+        switch DurationParser.read(text) {
+        case .success(let duration):
+            return duration
+        case .failure(.tooLarge):
+            let maximum = DurationParser.format(DurationParser.maximum)
+            fail(node, "\(what) is too large: at most \(maximum) (100 years), found \(describeValue(text, node))")
+        case .failure(.invalid):
             fail(node, "\(what) must be a duration such as 500ms, 30s, 5m or 1h, found \(describeValue(text, node))")
-            return nil
         }
-        return duration
+        return nil
     }
 
     /// A byte count: `20MB`, `512KB`, `1GB` or a plain number of bytes.

@@ -149,9 +149,8 @@ struct MappingReader<Expression: Sendable & Hashable & CustomStringConvertible> 
                     rule.conversion = .pattern(pattern)
                 default:
                     let zone = try text(inner.value, "'\(name).timezone'")
-                    guard TimeZone(identifier: zone) != nil else {
-                        throw error(
-                            inner.value, "'\(name).timezone': unknown time zone '\(zone)' (expected an IANA name such as Asia/Shanghai)")
+                    if let problem = TimeZoneName.problem(zone) {
+                        throw error(inner.value, "'\(name).timezone': \(problem)")
                     }
                     rule.timeZone = zone
                 }

@@ -318,6 +318,10 @@ struct JSONAdapterTests {
             "feeds.yaml:7:16: error: source 's': 'query.p': unknown variable {pge}; did you mean {page}? (variables: cursor, page, offset)"
         ),
         (
+            "fields: {id: id, published: {path: d, timezone: IST}}",
+            "feeds.yaml:6:53: error: source 's': 'fields.published.timezone': 'IST' is an abbreviation, not an IANA time zone name; write Asia/Kolkata (India), Europe/Dublin (Ireland) or Asia/Jerusalem (Israel)"
+        ),
+        (
             "fields: {id: 'x{id'}",
             "feeds.yaml:6:18: error: source 's': 'fields.id': template 'x{id': '{' without a closing '}' (write {{ for a literal brace)"
         ),

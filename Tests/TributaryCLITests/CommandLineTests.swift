@@ -50,6 +50,10 @@ struct CommandLineTests {
         (["version", "extra"], "tributary: unexpected argument 'extra'"),
         (["run", "--wait", "10m"], "tributary: unexpected argument '10m'; use '--wait=10m' (its value must follow '=')"),
         (["run", "--wait", "soon"], "tributary: unexpected argument 'soon'"),
+        (
+            ["parse", "--timezone=CST", "feed.xml"],
+            "tributary: option '--timezone': 'CST' is an abbreviation, not an IANA time zone name; write Asia/Shanghai (China) or America/Chicago (US Central)"
+        ),
         (["run", "--wait=1e300"], "tributary: option '--wait' is too large: at most 36500d (100 years), not '1e300'"),
         (
             ["run", "--every=20000000000000000"],

@@ -100,6 +100,18 @@ struct ConfigErrorTests {
             "feeds.yaml:2:13: error: 'timezone': unknown time zone 'Mars/Olympus_Mons' (expected an IANA name such as Asia/Shanghai or UTC)"
         ),
         Case(
+            "an ambiguous time-zone abbreviation", "sources:\n  - name: a\n    adapter: static\n    count: 1\n    timezone: CST\n",
+            "feeds.yaml:5:15: error: 'timezone': 'CST' is an abbreviation, not an IANA time zone name; write Asia/Shanghai (China) or America/Chicago (US Central)"
+        ),
+        Case(
+            "a time-zone abbreviation Foundation takes for another zone", "defaults:\n  timezone: BST\n" + oneSource,
+            "feeds.yaml:2:13: error: 'timezone': 'BST' is an abbreviation, not an IANA time zone name; write Europe/London (British Summer Time) or Asia/Dhaka (Bangladesh)"
+        ),
+        Case(
+            "an ICU abbreviation without a known meaning", "defaults:\n  timezone: VST\n" + oneSource,
+            "feeds.yaml:2:13: error: 'timezone': 'VST' is an abbreviation, not an IANA time zone name; write the zone's Area/Location name, such as Asia/Shanghai"
+        ),
+        Case(
             "error from the adapter's own checks, at the option",
             "sources:\n  - name: a\n    adapter: static\n    count: 1\n    prefix: ''\n",
             "feeds.yaml:5:5: error: source 'a': 'prefix' must not be empty"),

@@ -203,6 +203,13 @@ struct ConfigLoaderTests {
         #expect(configuration.sources.map(\.enabled) == [expected])
     }
 
+    @Test(
+        "IANA names are time zones, the one-word ones too", arguments: ["Asia/Shanghai", "UTC", "GMT", "Etc/GMT-8", "EST", "PRC", "Japan"])
+    func ianaTimeZones(_ name: String) throws {
+        let configuration = try load("sources:\n  - {name: a, adapter: static, count: 1, timezone: \(name)}\n")
+        #expect(configuration.sources.map(\.timeZone) == [name])
+    }
+
     @Test("${VAR:-default} and ${VAR} work in any value, and $$ is a dollar")
     func environmentValues() throws {
         let configuration = try makeLoader(environment: ["NAME": "from-env", "EMPTY": "", "N": "7"])

@@ -33,7 +33,11 @@ enum ParseCommand: Command {
         if !["json", "text"].contains(format) { usage.append("option '--format' must be json or text, not '\(format)'") }
         var zone = TimeZone.gmt
         if let name = arguments.value("timezone") {
-            if let found = TimeZone(identifier: name) { zone = found } else { usage.append("unknown time zone '\(name)'") }
+            if let problem = TimeZoneName.problem(name) {
+                usage.append("option '--timezone': \(problem)")
+            } else if let found = TimeZone(identifier: name) {
+                zone = found
+            }
         }
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         if let text = arguments.value("jobs") {

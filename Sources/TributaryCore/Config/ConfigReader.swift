@@ -214,14 +214,8 @@ final class ConfigReader {
 
     func timeZone(_ node: YAMLNode, _ what: String) -> String? {
         guard let name = string(node, what) else { return nil }
-        guard TimeZone(identifier: name) != nil else {
-            var message = "\(what): unknown time zone '\(name)'"
-            if let suggestion = Spelling.suggestion(for: name, among: TimeZone.knownTimeZoneIdentifiers) {
-                message += "; did you mean '\(suggestion)'?"
-            } else {
-                message += " (expected an IANA name such as Asia/Shanghai or UTC)"
-            }
-            fail(node, message)
+        if let problem = TimeZoneName.problem(name) {
+            fail(node, "\(what): \(problem)")
             return nil
         }
         return name

@@ -127,6 +127,16 @@ struct CommandLineTests {
             "2:5: error: source 'a': missing required option 'url' for adapter 'jsonfeed' (the feed: an http(s) URL, a file: URL or a path relative to the configuration)"
         ),
         (
+            "a command written as one string, as for a shell",
+            "sources:\n  - name: a\n    adapter: command\n    command: \"cat feed.json\"\n",
+            "4:14: error: 'command' must be a list, found 'cat feed.json'; write [cat, feed.json]"
+        ),
+        (
+            "a command's environment written as one string",
+            "sources:\n  - name: a\n    adapter: command\n    command: [cat, feed.json]\n    env: FOO\n",
+            "5:10: error: 'env' must be a list, found 'FOO'; write [FOO]"
+        ),
+        (
             "a YAML syntax error",
             "sources:\n  - name: a\n    adapter: [jsonfeed\n",
             "4:1: error: did not find expected ',' or ']' (while parsing a flow sequence that started at 3:14)"

@@ -17,7 +17,7 @@ public struct AdapterOption: Sendable, Hashable {
         case duration
         /// An `http(s)` URL, a `file:` URL or a path relative to the configuration file.
         case url
-        /// A list of strings (a single string is a list of one).
+        /// A list of strings, written as a list (a single string is an error suggesting one).
         case strings
         /// One of a fixed set of words.
         case choice([String])

@@ -191,6 +191,17 @@ final class ConfigReader {
         return result
     }
 
+    /// A list of strings written as a YAML list. A single value is refused with the list it may mean: where a list is
+    /// documented, a string is the shell's habit (`command: "cat feed.json"`), and no shell splits it here.
+    func list(_ node: YAMLNode, _ what: String) -> [String]? {
+        if case .scalar(let raw, _) = node.content, !(node.isNull && node.isPlain) {
+            let words = raw.split(whereSeparator: \.isWhitespace)
+            fail(node, "\(what) must be a list, found \(describe(node)); write [\(words.joined(separator: ", "))]")
+            return nil
+        }
+        return strings(node, what)
+    }
+
     /// A URL or path, made absolute against the configuration's folder.
     func url(_ node: YAMLNode, _ what: String) -> URL? {
         guard let text = string(node, what) else { return nil }
@@ -230,7 +241,7 @@ final class ConfigReader {
         case .boolean: boolean(node, what).map(OptionValue.boolean)
         case .duration: duration(node, what).map(OptionValue.duration)
         case .url: url(node, what).map(OptionValue.url)
-        case .strings: strings(node, what).map(OptionValue.strings)
+        case .strings: list(node, what).map(OptionValue.strings)
         case .choice(let words): choice(node, what, among: words).map(OptionValue.string)
         case .tree: tree(node, what).map(OptionValue.tree)
         }

@@ -227,6 +227,23 @@ struct ConfigErrorTests {
             "feeds.yaml:6:5: error: two outputs write './out/../out/river.xml' (the other at line 4)"),
     ]
 
+    static let addressCases: [Case] = [
+        Case(
+            "a link without its scheme", "link: www.example.org\n" + oneSource,
+            "feeds.yaml:1:7: error: 'link' must be the river's home page as an absolute http(s) URL, found 'www.example.org'; did you mean 'https://www.example.org'?"
+        ),
+        Case(
+            "a link that is no URL", "link: not a url\n" + oneSource,
+            "feeds.yaml:1:7: error: 'link' must be the river's home page as an absolute http(s) URL, found 'not a url'"),
+        Case(
+            "an id that is no IRI", "id: my river\n" + oneSource,
+            "feeds.yaml:1:5: error: 'id' must be an IRI with a scheme, such as urn:example:my-river or https://example.org/river, found 'my river'"
+        ),
+        Case(
+            "an atom output's url that is no URL", oneSource + "outputs:\n  - type: atom\n    path: a.xml\n    url: also not a url\n",
+            "feeds.yaml:6:10: error: 'url' of an 'atom' output must be its public http(s) URL, found 'also not a url'"),
+    ]
+
     static let environmentCases: [Case] = [
         Case(
             "unset variable", "title: ${NOPE}\n" + oneSource,
@@ -255,6 +272,7 @@ struct ConfigErrorTests {
     @Test("sources", arguments: sourcesCases) func sources(_ testCase: Case) { check(testCase) }
     @Test("wrong types", arguments: typesCases) func types(_ testCase: Case) { check(testCase) }
     @Test("outputs", arguments: outputsCases) func outputs(_ testCase: Case) { check(testCase) }
+    @Test("addresses of the river", arguments: addressCases) func addresses(_ testCase: Case) { check(testCase) }
     @Test("environment references", arguments: environmentCases) func environment(_ testCase: Case) { check(testCase) }
     @Test("YAML syntax", arguments: syntaxCases) func syntax(_ testCase: Case) { check(testCase) }
 

@@ -108,8 +108,13 @@ private struct ConfigurationBuilder {
         let keys = reader.keyed(ownPairs, allowed: ConfigLoader.topLevelKeys, context: "at the top level")
 
         let title = keys["title"].flatMap { reader.string($0.value, "'title'") } ?? "Tributary"
-        let id = keys["id"].flatMap { reader.string($0.value, "'id'") }
-        let link = keys["link"].flatMap { reader.string($0.value, "'link'") }
+        let id = keys["id"].flatMap { readIdentifier($0.value) }
+        let linkText = keys["link"].flatMap { reader.string($0.value, "'link'") }
+        var link = linkText
+        if let node = keys["link"]?.value, let text = linkText, !text.isEmpty, !Self.isAbsoluteWebURL(text) {
+            reader.fail(node, "'link' must be the river's home page as an absolute http(s) URL, found '\(text)'\(Self.schemeHint(text))")
+            link = nil
+        }
         let author = keys["author"].flatMap { readAuthor($0.value) }
         let defaults = keys["defaults"].map { readDefaults($0.value) } ?? Defaults()
         var sources: [SourceConfig] = []
@@ -125,7 +130,7 @@ private struct ConfigurationBuilder {
         let dedup = keys["dedup"].map { readDedup($0.value) } ?? DedupConfig()
         let ranking = keys["ranking"].map { readRanking($0.value) } ?? RankingConfig()
         let outputs =
-            keys["outputs"].map { readOutputs($0.value, hasTopLevelLink: !(link ?? "").isEmpty) }
+            keys["outputs"].map { readOutputs($0.value, hasTopLevelLink: !(linkText ?? "").isEmpty) }
             ?? [OutputConfig(kind: .stdout, path: nil, displayPath: nil, url: nil, limit: nil, title: nil, format: .text)]
 
         var statePath: URL? = reader.directory.appendingPathComponent(".tributary/state.sqlite")
@@ -142,6 +147,17 @@ private struct ConfigurationBuilder {
             file: reader.file, directory: reader.directory, title: title, id: id, link: link, author: author,
             defaults: defaults, sources: sources, rules: rules, dedup: dedup, ranking: ranking, outputs: outputs,
             statePath: statePath, retention: retention)
+    }
+
+    /// `id`: an IRI with a scheme (`urn:example:river`, `https://example.org/river`), as Atom requires.
+    private func readIdentifier(_ node: YAMLNode) -> String? {
+        guard let text = reader.string(node, "'id'") else { return nil }
+        guard text.isEmpty || Self.isIRI(text) else {
+            reader.fail(
+                node, "'id' must be an IRI with a scheme, such as urn:example:my-river or https://example.org/river, found '\(text)'")
+            return nil
+        }
+        return text
     }
 
     private func readAuthor(_ node: YAMLNode) -> Author? {
@@ -395,8 +411,8 @@ private struct ConfigurationBuilder {
         let limit = keys["limit"].flatMap { reader.integer($0.value, "'limit'", in: 1...10_000_000) }
         let title = keys["title"].flatMap { reader.string($0.value, "'title'") }
         let url = keys["url"].flatMap { reader.string($0.value, "'url'") }
-        if kind == .rss, let node = keys["url"]?.value, let url, !Self.isAbsoluteWebURL(url) {
-            reader.fail(node, "'url' of an 'rss' output must be its public http(s) URL, found '\(url)'")
+        if let node = keys["url"]?.value, let url, !Self.isAbsoluteWebURL(url) {
+            reader.fail(node, "'url' of an '\(kind.rawValue)' output must be its public http(s) URL, found '\(url)'\(Self.schemeHint(url))")
         }
         // A page shows summaries unless asked for the full text; feeds carry the full text.
         var content = kind == .html ? OutputConfig.ContentMode.summary : .full
@@ -436,6 +452,25 @@ private struct ConfigurationBuilder {
         return OutputConfig(
             kind: kind, path: path, displayPath: displayPath, url: url, limit: limit, title: title, format: format, content: content,
             rules: rules)
+    }
+
+    /// A suggestion for a web address written without its scheme (`www.example.org`), else nothing.
+    static func schemeHint(_ text: String) -> String {
+        guard text.lowercased().hasPrefix("www."), isAbsoluteWebURL("https://" + text) else { return "" }
+        return "; did you mean 'https://\(text)'?"
+    }
+
+    /// Whether the text is an IRI with a scheme (RFC 3987): `scheme:rest`, no spaces or control characters.
+    static func isIRI(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex else {
+            return false
+        }
+        let scheme = text[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return false }
+        return !text.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
+            && !text.contains { "<>\"{}|\\^`".contains($0) }
     }
 
     /// Whether the text is an absolute `http(s)` URL with a host.

@@ -126,6 +126,21 @@ struct EndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
     }
 
+    @Test func aDurationTooLargeIsAnErrorNotACrash() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        try folder.write(
+            "defaults:\n  timeout: 1e16\nsources:\n  - {name: a, adapter: jsonfeed, url: feeds/english.json}\n", to: "feeds.yaml")
+        let check = try await TributaryBinary.run(["check"], in: folder.url.path)
+        #expect(check.status == 1)
+        #expect(check.standardError.hasPrefix("feeds.yaml:2:12: error: 'timeout' is too large: at most 36500d (100 years), found '1e16'\n"))
+        try folder.write("sources:\n  - {name: a, adapter: jsonfeed, url: feeds/english.json}\n", to: "feeds.yaml")
+        for option in ["--wait=1e300", "--every=20000000000000000"] {
+            let run = try await TributaryBinary.run(["run", "--no-state", option], in: folder.url.path)
+            #expect(run.status == 1, "\(option)")
+            #expect(run.standardError.contains("is too large: at most 36500d (100 years)"), "\(option)")
+        }
+    }
+
     /// The repository's own `feeds.yaml` and `samples/` — what `make run` runs — work as shipped.
     @Test func theDefaultConfigurationRuns() async throws {
         let folder = try TemporaryDirectory(prefix: "tributary-default")

@@ -141,6 +141,41 @@ struct EndToEndTests {
         }
     }
 
+    @Test func anOutputOverAFileTheRunReadsIsRefusedAndTheFileKept() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        let yaml = """
+            sources:
+              - {name: e, adapter: jsonfeed, url: feeds/english.json}
+            outputs:
+              - {type: jsonfeed, path: feeds/english.json}
+              - {type: atom, path: feeds.yaml}
+
+            """
+        try folder.write(yaml, to: "feeds.yaml")
+        let feed = try String(contentsOfFile: folder.path("feeds/english.json"), encoding: .utf8)
+        let result = try await TributaryBinary.run(["run", "--no-state"], in: folder.url.path)
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.hasPrefix(
+                """
+                feeds.yaml:4:28: error: 'path' 'feeds/english.json' is the file source 'e' reads (line 2): the output would overwrite it
+                feeds.yaml:5:24: error: 'path' 'feeds.yaml' is the configuration file itself: the output would overwrite it
+
+                """))
+        #expect(try String(contentsOfFile: folder.path("feeds.yaml"), encoding: .utf8) == yaml)
+        #expect(try String(contentsOfFile: folder.path("feeds/english.json"), encoding: .utf8) == feed)
+    }
+
+    @Test func aStateFileThatIsADirectoryIsNamedSo() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        try folder.write("sources:\n  - {name: a, adapter: jsonfeed, url: feeds/english.json}\n", to: "feeds.yaml")
+        let result = try await TributaryBinary.run(["run", "-q", "--state", "feeds"], in: folder.url.path)
+        #expect(result.status == 5)
+        #expect(
+            result.standardError
+                == "tributary: state file \(folder.path("feeds")) is a directory; name a file in it with --state FILE, or use --no-state\n")
+    }
+
     /// The repository's own `feeds.yaml` and `samples/` — what `make run` runs — work as shipped.
     @Test func theDefaultConfigurationRuns() async throws {
         let folder = try TemporaryDirectory(prefix: "tributary-default")

@@ -227,6 +227,32 @@ struct ConfigErrorTests {
             "feeds.yaml:6:5: error: two outputs write './out/../out/river.xml' (the other at line 4)"),
     ]
 
+    static let overwriteCases: [Case] = [
+        Case(
+            "an output over the configuration file", oneSource + "outputs:\n  - type: atom\n    path: ./feeds.yaml\n",
+            "feeds.yaml:5:11: error: 'path' './feeds.yaml' is the configuration file itself: the output would overwrite it"),
+        Case(
+            "an output over a source's file",
+            "sources:\n  - {name: a, adapter: static, count: 1, url: data/base.json}\noutputs:\n  - type: jsonfeed\n    path: data/../data/base.json\n",
+            "feeds.yaml:5:11: error: 'path' 'data/../data/base.json' is the file source 'a' reads (line 2): the output would overwrite it"),
+        Case(
+            "an output over the state file", "state: data/state.db\n" + oneSource + "outputs:\n  - type: atom\n    path: data/state.db\n",
+            "feeds.yaml:6:11: error: 'path' 'data/state.db' is the state file (line 1): the output would overwrite it"),
+        Case(
+            "an output over the default state file", oneSource + "outputs:\n  - type: atom\n    path: .tributary/state.sqlite\n",
+            "feeds.yaml:5:11: error: 'path' '.tributary/state.sqlite' is the state file (.tributary/state.sqlite, as 'state' is not set): the output would overwrite it"
+        ),
+        Case(
+            "the state file in the configuration's place", "state: feeds.yaml\n" + oneSource,
+            "feeds.yaml:1:8: error: 'state' names the configuration file itself; the state file must be a file of its own"),
+        Case(
+            "an empty state file", "state: ''\n" + oneSource,
+            "feeds.yaml:1:8: error: 'state' must name a file, found '' (write 'off' for no state file)"),
+        Case(
+            "a state file that is a directory", "state: /tmp\n" + oneSource,
+            "feeds.yaml:1:8: error: 'state' names '/tmp', which is a directory; name a file in it, such as '/tmp/state.sqlite'"),
+    ]
+
     static let addressCases: [Case] = [
         Case(
             "a link without its scheme", "link: www.example.org\n" + oneSource,
@@ -272,6 +298,7 @@ struct ConfigErrorTests {
     @Test("sources", arguments: sourcesCases) func sources(_ testCase: Case) { check(testCase) }
     @Test("wrong types", arguments: typesCases) func types(_ testCase: Case) { check(testCase) }
     @Test("outputs", arguments: outputsCases) func outputs(_ testCase: Case) { check(testCase) }
+    @Test("files a run reads are not outputs", arguments: overwriteCases) func overwrites(_ testCase: Case) { check(testCase) }
     @Test("addresses of the river", arguments: addressCases) func addresses(_ testCase: Case) { check(testCase) }
     @Test("environment references", arguments: environmentCases) func environment(_ testCase: Case) { check(testCase) }
     @Test("YAML syntax", arguments: syntaxCases) func syntax(_ testCase: Case) { check(testCase) }

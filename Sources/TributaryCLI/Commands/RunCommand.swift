@@ -162,6 +162,12 @@ enum RunCommand: Command {
         var lock: RunLock?
         var state: StateStore?
         let statePath = arguments.flag("no-state") ? nil : CommonOptions.statePath(arguments, configuration: configuration)
+        var isDirectory: ObjCBool = false
+        if let statePath, FileManager.default.fileExists(atPath: statePath, isDirectory: &isDirectory), isDirectory.boolValue {
+            let message = "state file \(statePath) is a directory; name a file in it with --state FILE, or use --no-state"
+            context.console.diagnostic("\(CommandLineTool.programName): \(message)")
+            return stopped(.stateUnusable, [message], configuration: configuration.file)
+        }
         if let statePath, dryRun {
             do {
                 state = try StateStore.openExisting(path: statePath)

@@ -129,24 +129,75 @@ private struct ConfigurationBuilder {
         let rules = keys["rules"].map { RulesReader(reader: reader).read($0.value, scope: "") } ?? RuleSet()
         let dedup = keys["dedup"].map { readDedup($0.value) } ?? DedupConfig()
         let ranking = keys["ranking"].map { readRanking($0.value) } ?? RankingConfig()
-        let outputs =
-            keys["outputs"].map { readOutputs($0.value, hasTopLevelLink: !(linkText ?? "").isEmpty) }
-            ?? [OutputConfig(kind: .stdout, path: nil, displayPath: nil, url: nil, limit: nil, title: nil, format: .text)]
-
         var statePath: URL? = reader.directory.appendingPathComponent(".tributary/state.sqlite")
         if let node = keys["state"]?.value {
             if reader.isOff(node) {
                 statePath = nil
             } else if let path = reader.string(node, "'state'") {
-                statePath = URLResolver.resolve(path, against: reader.directory)
+                statePath = readStatePath(path, node)
             }
         }
+        // The files a run reads: an output written over one would destroy it.
+        var readFiles = [ReadFile(path: configurationFile, what: "the configuration file itself")]
+        readFiles += sources.flatMap(localFiles)
+        if let statePath, let node = keys["state"]?.value {
+            if let file = readFiles.first(where: { $0.path == Self.identity(statePath) }) {
+                reader.fail(node, "'state' names \(file.what); the state file must be a file of its own")
+            }
+            readFiles.append(ReadFile(path: Self.identity(statePath), what: "the state file (line \(node.mark.line))"))
+        } else if let statePath {
+            readFiles.append(
+                ReadFile(path: Self.identity(statePath), what: "the state file (.tributary/state.sqlite, as 'state' is not set)"))
+        }
+        let outputs =
+            keys["outputs"].map { readOutputs($0.value, hasTopLevelLink: !(linkText ?? "").isEmpty, readFiles: readFiles) }
+            ?? [OutputConfig(kind: .stdout, path: nil, displayPath: nil, url: nil, limit: nil, title: nil, format: .text)]
         let retention = keys["retention"].flatMap { reader.duration($0.value, "'retention'") } ?? Configuration.defaultRetention
 
         return Configuration(
             file: reader.file, directory: reader.directory, title: title, id: id, link: link, author: author,
             defaults: defaults, sources: sources, rules: rules, dedup: dedup, ranking: ranking, outputs: outputs,
             statePath: statePath, retention: retention)
+    }
+
+    /// A file a run reads, by ``ConfigurationBuilder/identity(_:)``, and how messages name it.
+    private struct ReadFile {
+        var path: String
+        var what: String
+    }
+
+    /// The configuration file, as ``identity(_:)`` gives it.
+    private var configurationFile: String {
+        Self.identity(reader.directory.appendingPathComponent((reader.file as NSString).lastPathComponent))
+    }
+
+    /// The local files a source reads (its `file:` URLs and paths).
+    private func localFiles(_ source: SourceConfig) -> [ReadFile] {
+        type(of: source.adapter).options.compactMap { spec in
+            guard case .url = spec.kind, let url = source.options.url(spec.name), url.isFileURL else { return nil }
+            let line = source.options.position(spec.name).line
+            return ReadFile(path: Self.identity(url), what: "the file source '\(source.name)' reads (line \(line))")
+        }
+    }
+
+    /// A path with `.` and `..` steps and symbolic links resolved, so that two names of one file compare equal.
+    static func identity(_ url: URL) -> String {
+        url.standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// `state:` as a file: not empty, not a folder.
+    private func readStatePath(_ text: String, _ node: YAMLNode) -> URL? {
+        if text.isEmpty || text.hasSuffix("/") {
+            reader.fail(node, "'state' must name a file, found '\(text)' (write 'off' for no state file)")
+            return nil
+        }
+        let url = URLResolver.resolve(text, against: reader.directory)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            reader.fail(node, "'state' names '\(text)', which is a directory; name a file in it, such as '\(text)/state.sqlite'")
+            return nil
+        }
+        return url
     }
 
     /// `id`: an IRI with a scheme (`urn:example:river`, `https://example.org/river`), as Atom requires.
@@ -374,15 +425,22 @@ private struct ConfigurationBuilder {
         return ranking
     }
 
-    private func readOutputs(_ node: YAMLNode, hasTopLevelLink: Bool) -> [OutputConfig] {
+    private func readOutputs(_ node: YAMLNode, hasTopLevelLink: Bool, readFiles: [ReadFile]) -> [OutputConfig] {
         guard let items = reader.sequence(node, "'outputs'") else { return [] }
         var outputs: [OutputConfig] = []
         var paths: [String: Int] = [:]
         for item in items {
             guard let output = readOutput(item, hasTopLevelLink: hasTopLevelLink) else { continue }
-            if let path = output.path?.path {
+            if let url = output.path {
+                let path = Self.identity(url)
+                let shown = output.displayPath ?? url.path
                 if let line = paths[path] {
-                    reader.fail(item, "two outputs write '\(output.displayPath ?? path)' (the other at line \(line))")
+                    reader.fail(item, "two outputs write '\(shown)' (the other at line \(line))")
+                    continue
+                }
+                if let file = readFiles.first(where: { $0.path == path }) {
+                    let pathNode = item.mapping?.first { $0.key.scalar == "path" }?.value ?? item
+                    reader.fail(pathNode, "'path' '\(shown)' is \(file.what): the output would overwrite it")
                     continue
                 }
                 paths[path] = item.mark.line

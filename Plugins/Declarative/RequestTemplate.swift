@@ -102,14 +102,39 @@ struct RequestTemplate: Sendable {
         }
         var request = FetchRequest(url: target, method: method)
         request.headers = headers.map { HTTPHeader($0.name, $0.value.render { all[$0] } ?? "") }
-        if let body, let text = body.render({ all[$0] }) {
-            request.body = Array(text.utf8)
-            if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-                let trimmed = text.trimmingCharacters(in: .whitespaces)
-                let type = trimmed.hasPrefix("{") || trimmed.hasPrefix("[") ? "application/json" : "application/x-www-form-urlencoded"
-                request.headers.append(HTTPHeader("Content-Type", type))
+        if let body {
+            // The body's type: the one the source's headers give, else JSON when the template's own text looks like
+            // JSON, else a form. Values are encoded for it, as they are for the URL.
+            let given = request.headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased()
+            let shape = (body.render { _ in "" } ?? "").trimmingCharacters(in: .whitespaces)
+            let isJSON = given.map { $0.contains("json") } ?? (shape.hasPrefix("{") || shape.hasPrefix("["))
+            let isForm = given.map { $0.contains("x-www-form-urlencoded") } ?? !isJSON
+            if let text = body.render({ name in all[name].map { isJSON ? Self.jsonEscaped($0) : isForm ? URLQuery.encode($0) : $0 } }) {
+                request.body = Array(text.utf8)
+                if given == nil {
+                    request.headers.append(HTTPHeader("Content-Type", isJSON ? "application/json" : "application/x-www-form-urlencoded"))
+                }
             }
         }
         return request
+    }
+
+    /// A value as the inside of a JSON string: quotes, backslashes and control characters escaped (the template writes
+    /// the quotes around the hole; a number fills an unquoted hole unchanged).
+    static func jsonEscaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }

@@ -227,6 +227,36 @@ struct JSONAdapterTests {
         #expect(request.bodyText == #"{"category": "news_tech"}"#)
     }
 
+    /// Values fill a body encoded for its type: percent-encoded in a form, escaped in a JSON string, as they are in
+    /// another type the headers name.
+    @Test(arguments: [
+        ("kw={kw}&z=1", "", "kw=a%26b%3Dc%20%E4%B8%AD%2B%2F%3D%22%5C&z=1", "application/x-www-form-urlencoded"),
+        (#"{"kw": "{kw}", "n": {n}}"#, "", #"{"kw": "a&b=c 中+/=\"\\", "n": 7}"#, "application/json"),
+        ("{kw}", "text/plain", #"a&b=c 中+/="\"#, "text/plain"),
+        ("q={kw}", "application/x-www-form-urlencoded; charset=utf-8", "q=a%26b%3Dc%20%E4%B8%AD%2B%2F%3D%22%5C", nil),
+    ])
+    func bodyValuesAreEncodedForTheBodysType(body: String, contentType: String, sent: String, addedType: String?) async throws {
+        let server = try LoopbackServer()
+        server.route("/api", .text(#"{"items": [{"id": 1, "title": "x"}]}"#, contentType: "application/json"))
+        let headers = contentType.isEmpty ? "" : "\n    headers: {Content-Type: '\(contentType)'}"
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: s
+                adapter: json
+                url: \(server.baseURL)/api
+                method: POST\(headers)
+                body: '\(body.replacingOccurrences(of: "'", with: "''"))'
+                variables: {kw: 'a&b=c 中+/="\\', n: '7'}
+                items: items[*]
+                fields: {id: id, title: title}
+            """)
+        _ = try await adapter.fetch(in: DeclarativeTestSupport.context(name: "s"))
+        let request = try #require(server.allRequests.first)
+        #expect(request.bodyText == sent)
+        #expect(request.header("Content-Type") == addedType ?? contentType)
+    }
+
     @Test func readsDatesWithAPatternInTheSourcesTimeZone() async throws {
         let server = try LoopbackServer()
         server.route("/d", .text(#"[{"u":"/a/1","t":"2024-03-05 14:03","n":"x"}]"#, contentType: "application/json"))

@@ -67,7 +67,12 @@ public struct FeedParser: Sendable {
             throw FeedParseError("refused: the document is \(bytes.count) bytes, more than the limit of \(options.maxBytes)")
         }
         guard !FormatSniffer.startsWithBrace(bytes) else { return try parseJSON(bytes) }
-        var document = try parseXML(bytes, charset: options.charset, liftingCDATA: liftingCDATA)
+        var document: (feed: ParsedFeed, utf8: [UInt8], contentAfterRoot: Bool)
+        do {
+            document = try parseXML(bytes, charset: options.charset, liftingCDATA: liftingCDATA)
+        } catch {
+            throw notMarkup(bytes) ?? error
+        }
         var feed = document.feed
         // Documents after the first (see `ConcatenatedDocuments`), read from the first one's UTF-8. The first may
         // follow text a server printed (a PHP warning), blanked as the prepass blanked it so its root is found.
@@ -126,6 +131,39 @@ public struct FeedParser: Sendable {
         var feed = builder.result()
         feed.problems = decoded.problems + repairs + feed.problems
         return (feed, decoded.bytes, stream.contentAfterRoot)
+    }
+
+    /// Why a document that libxml2 found no root element in is no feed, when it does not start with markup at all
+    /// (plain text, a log line before the feed, a JSON array): what it starts with, which libxml2's "Document is
+    /// empty" does not say. Nil when it starts with `<` or is empty, for libxml2's own message.
+    private func notMarkup(_ bytes: [UInt8]) -> FeedParseError? {
+        let text = String(decoding: DocumentDecoder(httpCharset: options.charset).decode(bytes).bytes, as: UTF8.self)
+        let content = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        guard let first = content.first, first != "<" else { return nil }
+        var shown = ""
+        for character in content.prefix(40) {
+            switch character {
+            case "\n": shown += "\\n"
+            case "\r\n": shown += "\\r\\n"
+            case "\r": shown += "\\r"
+            case "\t": shown += "\\t"
+            case "'": shown += "\\'"
+            case _ where character.unicodeScalars.contains { $0.properties.generalCategory == .control }:
+                shown += character.unicodeScalars.map { "\\u{\(String($0.value, radix: 16))}" }.joined()
+            default: shown.append(character)
+            }
+        }
+        if content.count > 40 { shown += "…" }
+        if first == "[" {
+            return FeedParseError("it starts with '\(shown)', a JSON array: a JSON Feed is an object ({…})")
+        }
+        var message = "it starts with '\(shown)', which is neither XML nor JSON"
+        let lines = content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        if let later = lines.dropFirst().firstIndex(where: { $0.first == "{" || $0.first == "<" }) {
+            let skipped = text[..<content.startIndex].filter(\.isNewline).count
+            message += "; a document seems to begin on line \(skipped + later + 1): is something printed before it?"
+        }
+        return FeedParseError(message)
     }
 
     /// A column on a line of a document that begins at `document` in the whole response, as a column in the response:

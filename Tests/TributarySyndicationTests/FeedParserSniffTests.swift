@@ -41,6 +41,24 @@ struct FeedParserSniffTests {
         #expect(feed.items.first?.contentHTML == "<p>Hi</p>")
     }
 
+    /// A document that is no markup says what it starts with, not libxml2's "Document is empty".
+    @Test(arguments: [
+        ("hello world\n", "it starts with 'hello world\\n', which is neither XML nor JSON"),
+        (
+            "Fetching...\n{\"version\": \"https://jsonfeed.org/version/1.1\", \"items\": []}",
+            "it starts with 'Fetching...\\n{\"version\": \"https://jsonfee…', which is neither XML nor JSON; "
+                + "a document seems to begin on line 2: is something printed before it?"
+        ),
+        ("  [1, 2]", "it starts with '[1, 2]', a JSON array: a JSON Feed is an object ({…})"),
+        ("\u{FEFF}it's\u{1}", "it starts with 'it\\'s\\u{1}', which is neither XML nor JSON"),
+        ("", "the document is empty"),
+        ("<html", "1:6: not a feed: the root element is <html>, not <rss>, <rdf:RDF> or <feed>"),
+    ])
+    func notMarkupSaysWhatItStartsWith(text: String, message: String) {
+        let error = #expect(throws: FeedParseError.self) { try Fixtures.parse(xml: text) }
+        #expect(error?.description == message)
+    }
+
     @Test func brokenJSONThrows() {
         #expect(throws: FeedParseError.self) { try Fixtures.parse(xml: "{\"version\": ") }
     }

@@ -35,7 +35,7 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
         var item: Item?
         /// What went wrong.
         var problems: [Problem]
-        /// The names of the fields that found a value.
+        /// The names of the fields that found a value, and ``ItemMapping/matchedKey(_:)`` of each expression that did.
         var filled: Set<String>
     }
 
@@ -55,11 +55,17 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
     /// the HTML it selects (for `content`; nil to use `evaluate`), `explain` says why an
     /// expression yielded nothing, `place` names the item (`response.feeds[3]`).
     func item(
-        _ environment: Environment, place: String, evaluate: (Expression) -> [String],
+        _ environment: Environment, place: String, evaluate evaluateItem: (Expression) -> [String],
         markup: ((Expression) -> [String])? = nil, explain: (Expression) -> String
     ) -> Outcome {
         var problems: [Problem] = []
         var filled = Set<String>()
+        // The expressions that gave a value: a template's holes are read one by one, the field only when all match.
+        func evaluate(_ expression: Expression) -> [String] {
+            let values = evaluateItem(expression)
+            if values.contains(where: { !$0.isEmpty }) { filled.insert(Self.matchedKey(expression)) }
+            return values
+        }
 
         func first(_ name: String) -> String? {
             guard let rule = fields[name] else { return nil }
@@ -171,8 +177,20 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
         rules += metrics.map { ("metrics.\($0.0)", $0.1) } + extras.map { ("extras.\($0.0)", $0.1) }
         return rules.compactMap { key, rule in
             guard !filled.contains(key), !rule.expressions.isEmpty else { return nil }
-            let expressions = rule.expressions.map { "'\($0)'" }.joined(separator: ", ")
+            let missing = rule.expressions.filter { !filled.contains(Self.matchedKey($0)) }
+            guard !missing.isEmpty else {
+                let expressions = rule.expressions.map { "'\($0)'" }.joined(separator: ", ")
+                return Problem(
+                    .warning, "\(rule.location): \(rule.name): \(expressions) never gave a value together in any of the \(count) items read"
+                )
+            }
+            let expressions = missing.map { "'\($0)'" }.joined(separator: ", ")
             return Problem(.warning, "\(rule.location): \(rule.name): \(expressions) matched nothing in any of the \(count) items read")
         }
+    }
+
+    /// How `filled` records that an expression gave a value (a field's name never starts with `=`).
+    static func matchedKey(_ expression: Expression) -> String {
+        "=" + expression.description
     }
 }

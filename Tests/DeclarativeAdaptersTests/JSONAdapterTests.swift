@@ -314,6 +314,27 @@ struct JSONAdapterTests {
             ])
     }
 
+    @Test func aTemplateNamesOnlyTheHolesThatNeverMatched() async throws {
+        let server = try LoopbackServer()
+        server.route("/x", .text(#"{"list":[{"id":1,"title":"a"}]}"#, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: holes
+                adapter: json
+                url: \(server.baseURL)/x
+                items: list[*]
+                fields:
+                  id: id
+                  title: "{title} {$.x} {kw}"
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(
+            result.problems.map(\.description) == [
+                "warning: feeds.yaml:8:7: fields.title: '$.x', 'kw' matched nothing in any of the 1 items read"
+            ])
+    }
+
     @Test(arguments: [
         (
             "fields: {id: id, titel: t}",

@@ -28,12 +28,18 @@ public struct Problem: Sendable, Hashable, CustomStringConvertible {
 
     /// `"3:14: warning: undeclared entity 'nbsp'"`, or without the position when unknown.
     public var description: String {
-        var text = ""
-        if let line {
-            text += "\(line):"
-            if let column { text += "\(column):" }
-            text += " "
-        }
-        return text + "\(severity.rawValue): \(message)"
+        position + "\(severity.rawValue): \(message)"
+    }
+
+    /// `"3:14: undeclared entity 'nbsp'"`: the description without the severity, for a log line that states its own
+    /// level (`warning: [source] …` said `warning: [source] error: …`).
+    public var locatedMessage: String {
+        position + message
+    }
+
+    /// `"3:14: "`, `"3: "`, or nothing when the line is unknown.
+    private var position: String {
+        guard let line else { return "" }
+        return "\(line):" + (column.map { "\($0):" } ?? "") + " "
     }
 }

@@ -158,7 +158,7 @@ struct CommandRunTests {
         let run = try await TributaryBinary.run(["run"], in: folder.url.path)
         #expect(run.status == 2)
         #expect(run.standardOutput.contains("First"))
-        #expect(run.standardError.contains("warning: [good] warning: stderr: fetched 2 posts from the cache\n"))
+        #expect(run.standardError.contains("warning: [good] stderr: fetched 2 posts from the cache\n"))
         #expect(
             run.standardError.contains(
                 "[bad] failed: command 'sh fail.sh' exited with status 3; stderr: connecting to the site | error: the site answered 403\n"))

@@ -185,6 +185,19 @@ struct CommandLineTests {
             ])
     }
 
+    /// A source's problem is logged as a warning once, not as `warning: [s] error: …`.
+    @Test func aSourcesProblemIsLoggedWithOneLabel() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(#"{"list": [{"id": 1, "title": "a"}, {"n": 2}]}"#, to: "data.json")
+        let yaml = "sources:\n  - {name: s, adapter: json, url: data.json, items: 'list[*]', fields: {id: id, title: title}}\n"
+        let config = try folder.write(yaml, to: "feeds.yaml")
+        let result = await run(["run", "-c", config, "--no-state"])
+        #expect(result.status == 0, "\(result.err)")
+        let lines = result.err.split(separator: "\n").filter { $0.hasPrefix("warning: [s] ") }
+        #expect(lines.count == 1, "\(result.err)")
+        #expect(lines.allSatisfy { !$0.contains("] error: ") && $0.hasSuffix("item skipped") }, "\(result.err)")
+    }
+
     @Test func missingConfigurationFile() async throws {
         let folder = try TemporaryDirectory()
         let result = await run(["check", "-c", folder.path("nope.yaml")])

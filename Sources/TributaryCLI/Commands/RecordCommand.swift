@@ -68,7 +68,7 @@ enum RecordCommand: Command {
             context.console.diagnostic("\(CommandLineTool.programName): \(error)")
             return ExitStatus.nothingProduced.rawValue
         }
-        for problem in result?.problems ?? [] { logger.warning(problem.description, source: source.name) }
+        for problem in result?.problems ?? [] { logger.warning(problem.locatedMessage, source: source.name) }
         let count = recording.exchanges.count
         var summary =
             "\(CommandLineTool.programName): recorded \(count) exchange\(count == 1 ? "" : "s") of '\(source.name)' into \(folderPath)"

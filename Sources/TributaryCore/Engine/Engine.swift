@@ -159,7 +159,7 @@ public struct Engine: Sendable {
         for index in reports.indices {
             if let found = processed.problems[reports[index].name] {
                 reports[index].problems += found
-                for problem in found { logger.warning(problem.description, source: reports[index].name) }
+                for problem in found { logger.warning(problem.locatedMessage, source: reports[index].name) }
             }
         }
         for drop in processed.dropped {
@@ -478,7 +478,7 @@ public struct Engine: Sendable {
             report.itemCount = result.items.count
             report.problems = result.problems
             for problem in result.problems {
-                logger.warning(problem.description, source: source.name)
+                logger.warning(problem.locatedMessage, source: source.name)
             }
             logger.info("\(result.items.count) items in \(report.duration.secondsText)", source: source.name)
             let validators = wire.firstURL.flatMap { url in

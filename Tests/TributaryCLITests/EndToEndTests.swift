@@ -64,6 +64,7 @@ struct EndToEndTests {
         #expect(result.standardError.isEmpty)
         let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
         #expect((json?["items"] as? [Any])?.count == 8)
+        #expect(result.standardOutput.hasSuffix("}\n"), "one line, ended")
     }
 
     @Test func aFailingSourceIsAPartialFailure() async throws {

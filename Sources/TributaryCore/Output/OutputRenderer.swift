@@ -55,9 +55,11 @@ public struct OutputRenderer: Sendable {
                 now: now)
             page.showsContent = output.content == .full
             return page.render(items)
-        case (.jsonfeed, _), (.stdout, .json):
-            return JSONFeedWriter(includeExtensions: true, pretty: output.kind == .jsonfeed)
-                .document(feed: feedInfo(output), items: items)
+        case (.jsonfeed, _):
+            return JSONFeedWriter(includeExtensions: true, pretty: true).document(feed: feedInfo(output), items: items)
+        case (.stdout, .json):
+            // One line, ended like any line a command prints (a terminal's prompt or the report starts after it).
+            return JSONFeedWriter(includeExtensions: true, pretty: false).document(feed: feedInfo(output), items: items) + "\n"
         case (.stdout, .text):
             return TextListing(now: now).render(items)
         }

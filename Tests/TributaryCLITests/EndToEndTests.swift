@@ -101,6 +101,7 @@ struct EndToEndTests {
         let second = try await TributaryBinary.run(["run"], in: folder.url.path)
         #expect(second.status == 3)
         #expect(second.standardError.contains("not written: every source failed, so the previous file is kept"))
+        #expect(second.standardError.contains("\ntributary: stdout: not printed: every source failed"))
         #expect(try folder.read("out/river.atom") == before)
     }
 

@@ -158,7 +158,7 @@ struct EngineTests {
         #expect(
             report.outputs.map(OutputLine.init) == [
                 OutputLine(.atom, "out/river.atom", 0, kept), OutputLine(.jsonfeed, "out/river.json", 0, kept),
-                OutputLine(.stdout, nil, 0, kept),
+                OutputLine(.stdout, nil, 0, "not printed: every source failed"),
             ])
         #expect(report.items == [])
         #expect(report.standardOutput == "")

@@ -189,7 +189,9 @@ public struct Engine: Sendable {
             let selected = renderer.items(for: output, from: river)
             var report = OutputReport(kind: output.kind, path: output.displayPath, itemCount: selected.count, failure: nil)
             if everySourceFailed {
-                report.failure = "not written: every source failed, so the previous file is kept"
+                report.failure =
+                    output.kind == .stdout
+                    ? "not printed: every source failed" : "not written: every source failed, so the previous file is kept"
                 report.itemCount = 0
             } else if output.kind == .stdout {
                 standardOutput += renderer.render(output, selected: selected)

@@ -291,8 +291,7 @@ struct EngineTests {
         #expect(report.status == .partialFailure)
         #expect(
             report.outputs.map(OutputLine.init) == [
-                OutputLine(
-                    .atom, "blocked/river.atom", 1, "\(scenario.folder.path("blocked/river.atom")): cannot move into place: Is a directory"),
+                OutputLine(.atom, "blocked/river.atom", 1, "cannot move into place: Is a directory"),
                 OutputLine(.jsonfeed, "river.json", 1),
             ])
         #expect(try Self.jsonFeedIDs(scenario.folder.read("river.json")) == ["a-1"])

@@ -214,7 +214,8 @@ public struct Engine: Sendable {
                         return (file.index, nil)
                     } catch {
                         logger.error("cannot write \(file.output.kind.rawValue) output: \(error.description)")
-                        return (file.index, error.description)
+                        // The report names the output's path beside its failure: the reason alone, not the path again.
+                        return (file.index, error.reason)
                     }
                 }
             }

@@ -45,21 +45,42 @@ public struct HTMLAdapter: SourceAdapter {
     let baseURL: URL?
 
     public init(options: AdapterOptions) throws(ConfigError) {
-        baseURL = try options.baseURL()
-        request = try RequestTemplate(options: options)
-        guard let itemsText = options.string("items") else { throw options.error("items", "missing 'items'") }
-        do {
-            items = try XPathExpression(itemsText)
-        } catch {
-            throw options.error("items", "'items': \(error.message)")
+        // Each part is read even when one before it failed, so that `check` lists every problem at once.
+        var errors = ConfigErrorCollector()
+        baseURL = errors.attempt { () throws(ConfigError) in try options.baseURL() } ?? nil
+        let request = errors.attempt { () throws(ConfigError) in try RequestTemplate(options: options) }
+        let items = errors.attempt { () throws(ConfigError) in
+            guard let itemsText = options.string("items") else { throw options.error("items", "missing 'items'") }
+            do throws(MappingError) {
+                return try XPathExpression(itemsText)
+            } catch {
+                throw options.error("items", "'items': \(error.message)")
+            }
         }
         itemsLocation = options.location("items")
-        guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }
         let reader = MappingReader<XPathExpression>(options: options, expressionKey: "xpath") { text throws(MappingError) in
             try XPathExpression(text)
         }
-        mapping = try reader.mapping(fields)
+        let mapping = errors.attempt { () throws(ConfigError) in
+            guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }
+            return try reader.mapping(fields)
+        }
         pages = options.integer("pages") ?? 1
+        let pagination = errors.attempt { () throws(ConfigError) in try Self.pagination(options, reader: reader, request: request) }
+        try errors.check()
+        guard let request, let items, let mapping, let pagination else { throw options.error("fields", "unreadable options") }
+        self.request = request
+        self.items = items
+        self.mapping = mapping
+        (paging, start) = pagination
+    }
+
+    /// The `pagination:` option, and `pages` checked against it; `request` (nil when it could not be read) says whether
+    /// the holes numbered pages fill appear in it.
+    private static func pagination(
+        _ options: AdapterOptions, reader: MappingReader<XPathExpression>, request: RequestTemplate?
+    ) throws(ConfigError) -> (PageRule<XPathExpression>, PageState) {
+        let pages = options.integer("pages") ?? 1
         var paging = PageRule<XPathExpression>.single
         var start = PageState(cursor: "", page: 1, offset: 0)
         if let node = options.tree("pagination") {
@@ -86,17 +107,18 @@ public struct HTMLAdapter: SourceAdapter {
             switch paging {
             case .single:
                 throw reader.error(node, "'pagination' needs 'next: <XPath of the next page's link>' or 'page: true'")
-            case .numbered where !request.uses("page") && !request.uses("offset"):
-                throw reader.error(node, "'pagination.page' counts pages but {page} or {offset} appears nowhere in url, query or body")
-            default:
+            case .numbered:
+                if let request, !request.uses("page"), !request.uses("offset") {
+                    throw reader.error(node, "'pagination.page' counts pages but {page} or {offset} appears nowhere in url, query or body")
+                }
+            case .cursor:
                 break
             }
         }
         if pages > 1, case .single = paging {
             throw options.error("pages", "'pages: \(pages)' needs 'pagination' to say how the next page is found")
         }
-        self.paging = paging
-        self.start = start
+        return (paging, start)
     }
 
     public func fetch(in context: FetchContext) async throws -> SourceResult {

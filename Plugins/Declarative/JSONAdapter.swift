@@ -46,20 +46,40 @@ public struct JSONAdapter: SourceAdapter {
     let baseURL: URL?
 
     public init(options: AdapterOptions) throws(ConfigError) {
-        baseURL = try options.baseURL()
+        // Each part is read even when one before it failed, so that `check` lists every problem at once.
+        var errors = ConfigErrorCollector()
+        baseURL = errors.attempt { () throws(ConfigError) in try options.baseURL() } ?? nil
         let reader = MappingReader<JSONPath>(options: options, expressionKey: "path") { text throws(MappingError) in try JSONPath(text) }
-        request = try RequestTemplate(options: options)
-        guard let itemsText = options.string("items") else { throw options.error("items", "missing 'items'") }
-        do {
-            items = try JSONPath(itemsText)
-        } catch {
-            throw options.error("items", "'items': \(error.message)")
+        let request = errors.attempt { () throws(ConfigError) in try RequestTemplate(options: options) }
+        let items = errors.attempt { () throws(ConfigError) in
+            guard let itemsText = options.string("items") else { throw options.error("items", "missing 'items'") }
+            do throws(MappingError) {
+                return try JSONPath(itemsText)
+            } catch {
+                throw options.error("items", "'items': \(error.message)")
+            }
         }
         itemsLocation = options.location("items")
-        guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }
-        mapping = try reader.mapping(fields)
+        let mapping = errors.attempt { () throws(ConfigError) in
+            guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }
+            return try reader.mapping(fields)
+        }
         pages = options.integer("pages") ?? 1
+        let pagination = errors.attempt { () throws(ConfigError) in try Self.pagination(options, reader: reader, request: request) }
+        try errors.check()
+        guard let request, let items, let mapping, let pagination else { throw options.error("fields", "unreadable options") }
+        self.request = request
+        self.items = items
+        self.mapping = mapping
+        (paging, hasMore, start) = pagination
+    }
 
+    /// The `pagination:` option, and `pages` checked against it; `request` (nil when it could not be read) says whether
+    /// the holes pagination fills appear in it.
+    private static func pagination(
+        _ options: AdapterOptions, reader: MappingReader<JSONPath>, request: RequestTemplate?
+    ) throws(ConfigError) -> (PageRule<JSONPath>, JSONPath?, PageState) {
+        let pages = options.integer("pages") ?? 1
         var paging = PageRule<JSONPath>.single
         var hasMore: JSONPath?
         var start = PageState(cursor: "", page: 1, offset: 0)
@@ -97,11 +117,11 @@ public struct JSONAdapter: SourceAdapter {
             case .single:
                 throw reader.error(node, "'pagination' needs 'cursor: <path of the next cursor>' or 'page: true'")
             case .cursor:
-                if !request.uses("cursor") {
+                if let request, !request.uses("cursor") {
                     throw reader.error(node, "'pagination.cursor' is read but {cursor} appears nowhere in url, query, headers or body")
                 }
             case .numbered:
-                if !request.uses("page"), !request.uses("offset") {
+                if let request, !request.uses("page"), !request.uses("offset") {
                     throw reader.error(node, "'pagination.page' counts pages but {page} or {offset} appears nowhere in url, query or body")
                 }
             }
@@ -109,9 +129,7 @@ public struct JSONAdapter: SourceAdapter {
         if pages > 1, case .single = paging {
             throw options.error("pages", "'pages: \(pages)' needs 'pagination' to say how the next page is found")
         }
-        self.paging = paging
-        self.hasMore = hasMore
-        self.start = start
+        return (paging, hasMore, start)
     }
 
     public func fetch(in context: FetchContext) async throws -> SourceResult {

@@ -2,7 +2,7 @@ import Foundation
 import TributaryCore
 
 /// Reads the structured options of a declarative source (`fields:`, `headers:`, `pagination:`),
-/// reporting the first problem at its line and column.
+/// reporting problems at their line and column (in `fields:`, every field's).
 struct MappingReader<Expression: Sendable & Hashable & CustomStringConvertible> {
     /// The source's options, for locating errors.
     let options: AdapterOptions
@@ -31,18 +31,21 @@ struct MappingReader<Expression: Sendable & Hashable & CustomStringConvertible> 
     func pairs(_ node: OptionNode, _ what: String, allowed: [String]? = nil) throws(ConfigError) -> [OptionPair] {
         if node.isNull { return [] }
         guard let pairs = node.pairs else { throw error(node, "\(what) must be a mapping, found \(node.shape)") }
-        if let allowed {
-            for pair in pairs where !allowed.contains(pair.key) {
-                var message = "unknown key '\(pair.key)' in \(what)"
-                if let suggestion = Spelling.suggestion(for: pair.key, among: allowed) {
-                    message += "; did you mean '\(suggestion)'?"
-                } else {
-                    message += " (expected one of: \(allowed.joined(separator: ", ")))"
-                }
-                throw error(pair, message)
-            }
+        if let allowed, let unknown = pairs.first(where: { !allowed.contains($0.key) }) {
+            throw unknownKey(unknown, in: what, allowed: allowed)
         }
         return pairs
+    }
+
+    /// The error of a key that is not among `allowed`, with a suggestion when one is close.
+    func unknownKey(_ pair: OptionPair, in what: String, allowed: [String]) -> ConfigError {
+        var message = "unknown key '\(pair.key)' in \(what)"
+        if let suggestion = Spelling.suggestion(for: pair.key, among: allowed) {
+            message += "; did you mean '\(suggestion)'?"
+        } else {
+            message += " (expected one of: \(allowed.joined(separator: ", ")))"
+        }
+        return error(pair, message)
     }
 
     /// An expression, compiled, with errors placed at the node.
@@ -55,38 +58,62 @@ struct MappingReader<Expression: Sendable & Hashable & CustomStringConvertible> 
         }
     }
 
-    /// The `fields:` mapping.
+    /// The `fields:` mapping. Every field is read, so that the problems of all of them are reported together.
     func mapping(_ node: OptionNode) throws(ConfigError) -> ItemMapping<Expression> {
         typealias Mapping = ItemMapping<Expression>
         var mapping = Mapping()
+        var errors = ConfigErrorCollector()
         let allowed = Mapping.fieldNames + Mapping.aliases.keys.sorted()
-        for pair in try pairs(node, "'fields'", allowed: allowed) {
+        for pair in try pairs(node, "'fields'") {
+            guard allowed.contains(pair.key) else {
+                errors.add(unknownKey(pair, in: "'fields'", allowed: allowed))
+                continue
+            }
             let name = Mapping.aliases[pair.key] ?? pair.key
             switch name {
             case "metrics", "extras":
-                for inner in try pairs(pair.value, "'fields.\(name)'") {
-                    let rule = try field(inner.value, name: "fields.\(name).\(inner.key)", at: inner)
+                for inner in errors.attempt({ () throws(ConfigError) in try pairs(pair.value, "'fields.\(name)'") }) ?? [] {
+                    guard
+                        let rule = errors.attempt({ () throws(ConfigError) in
+                            try field(inner.value, name: "fields.\(name).\(inner.key)", at: inner)
+                        })
+                    else { continue }
                     if name == "metrics" { mapping.metrics.append((inner.key, rule)) } else { mapping.extras.append((inner.key, rule)) }
                 }
             default:
                 if mapping.fields[name] != nil {
-                    throw error(pair, "'fields.\(pair.key)' sets '\(name)' a second time")
+                    errors.add(error(pair, "'fields.\(pair.key)' sets '\(name)' a second time"))
+                    continue
                 }
-                var rule = try field(pair.value, name: "fields.\(pair.key)", at: pair)
-                if ["published", "updated"].contains(name), !rule.conversion.isDate, rule.conversion != .none {
-                    throw error(pair, "'fields.\(pair.key)' is a date: convert it with date, unix, unix_ms or rfc3339, or give a format")
-                }
-                if rule.timeZone != nil, !rule.conversion.isDate, !["published", "updated"].contains(name) {
-                    throw error(pair, "'fields.\(pair.key)': 'timezone' only applies to dates")
-                }
-                if ["published", "updated"].contains(name), rule.conversion == .none { rule.conversion = .date }
+                guard
+                    let rule = errors.attempt({ () throws(ConfigError) in
+                        try dateChecked(field(pair.value, name: "fields.\(pair.key)", at: pair), pair, name)
+                    })
+                else { continue }
                 mapping.fields[name] = rule
             }
         }
-        if mapping.fields["id"] == nil, mapping.fields["url"] == nil, mapping.fields["title"] == nil {
+        if errors.isEmpty, mapping.fields["id"] == nil, mapping.fields["url"] == nil, mapping.fields["title"] == nil {
             throw error(node, "'fields' needs at least one of id, url (link) or title to identify items")
         }
+        try errors.check()
         return mapping
+    }
+
+    /// A field's rule checked for what its name implies: dates are converted as dates (by default, the feed parser's
+    /// forms), and only dates take a time zone.
+    private func dateChecked(_ rule: FieldRule<Expression>, _ pair: OptionPair, _ name: String) throws(ConfigError) -> FieldRule<Expression>
+    {
+        var rule = rule
+        let isDate = ["published", "updated"].contains(name)
+        if isDate, !rule.conversion.isDate, rule.conversion != .none {
+            throw error(pair, "'fields.\(pair.key)' is a date: convert it with date, unix, unix_ms or rfc3339, or give a format")
+        }
+        if rule.timeZone != nil, !rule.conversion.isDate, !isDate {
+            throw error(pair, "'fields.\(pair.key)': 'timezone' only applies to dates")
+        }
+        if isDate, rule.conversion == .none { rule.conversion = .date }
+        return rule
     }
 
     /// One field's rule: an expression, a template, a list of alternatives or the long form

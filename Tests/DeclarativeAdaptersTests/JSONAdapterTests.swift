@@ -388,4 +388,30 @@ struct JSONAdapterTests {
             """
         #expect(DeclarativeTestSupport.errors(yaml) == [expected])
     }
+
+    @Test("check lists every problem of a source's options at once: a refused value, fields, items and pagination")
+    func everyProblemAtOnce() {
+        let yaml = """
+            sources:
+              - name: a
+                adapter: json
+                url: http://127.0.0.1:9/x
+                items: data.posts[*
+                fields:
+                  titel: title
+                  url: {path: link, convert: wat}
+                  summary: {path: excerpt, timezone: UTC}
+                pages: 0
+                pagination: {cursor: next}
+            """
+        #expect(
+            DeclarativeTestSupport.errors(yaml) == [
+                "feeds.yaml:5:5: error: source 'a': 'items': 'data.posts[*': '[' without a closing ']'",
+                "feeds.yaml:7:7: error: source 'a': unknown key 'titel' in 'fields'; did you mean 'title'?",
+                "feeds.yaml:8:34: error: source 'a': 'fields.url.convert' must be one of text, html_to_text, number, date, unix, unix_ms, rfc3339, found 'wat'",
+                "feeds.yaml:9:7: error: source 'a': 'fields.summary': 'timezone' only applies to dates",
+                "feeds.yaml:10:12: error: 'pages' must be between 1 and 50, found 0",
+                "feeds.yaml:11:17: error: source 'a': 'pagination.cursor' is read but {cursor} appears nowhere in url, query, headers or body",
+            ])
+    }
 }

@@ -10,6 +10,9 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     public var column: Int?
     /// What is wrong and, where it helps, what was expected.
     public var message: String
+    /// Further problems found beside this one in the same part of the file (an adapter's options, which its
+    /// initializer reads in one go), so that `check` lists them all at once.
+    public var others: [ConfigError] = []
 
     /// Creates an error at a position in a file.
     public init(file: String, line: Int?, column: Int?, message: String) {
@@ -27,6 +30,44 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
             if let column { location += ":\(column)" }
         }
         return "\(location): error: \(message)"
+    }
+}
+
+/// Gathers the problems of independent parts of an adapter's options, so that one mistake does not hide the next:
+/// each part is read with ``attempt(_:)``, and ``check()`` throws the first problem carrying the others.
+public struct ConfigErrorCollector: Sendable {
+    /// The problems so far, in the order they were found.
+    public private(set) var errors: [ConfigError] = []
+
+    /// An empty collector.
+    public init() {}
+
+    /// The value `body` reads, or nil when it fails (its problem, and any it carries, are kept).
+    public mutating func attempt<T>(_ body: () throws(ConfigError) -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            add(error)
+            return nil
+        }
+    }
+
+    /// Keeps a problem, and any it carries.
+    public mutating func add(_ error: ConfigError) {
+        var first = error
+        first.others = []
+        errors.append(first)
+        errors += error.others
+    }
+
+    /// Whether no problem was found.
+    public var isEmpty: Bool { errors.isEmpty }
+
+    /// Throws the first problem, carrying the others, when there was one.
+    public func check() throws(ConfigError) {
+        guard var first = errors.first else { return }
+        first.others = Array(errors.dropFirst())
+        throw first
     }
 }
 

@@ -342,7 +342,11 @@ private struct ConfigurationBuilder {
                 reader.fail(node, "\(label): missing required option '\(spec.name)' for adapter '\(adapterType.kind)' (\(spec.help))")
             }
         }
-        guard reader.errors.count == errorsBefore else { return nil }
+        // The adapter reads its options even after a problem with another one (so that `check` lists the adapter's own
+        // problems too), as long as every option it requires is there; it is not told again what was said already:
+        // an option whose value was refused above is missing to it.
+        let reported = reader.errors[errorsBefore...]
+        guard reported.isEmpty || optionSpecs.allSatisfy({ !$0.isRequired || values[$0.name] != nil }) else { return nil }
         let options = AdapterOptions(
             file: reader.file, sourceName: name, sourcePosition: (node.mark.line, node.mark.column), values: values,
             positions: positions)
@@ -350,9 +354,13 @@ private struct ConfigurationBuilder {
         do {
             adapter = try adapterType.init(options: options)
         } catch {
-            reader.record(error)
+            var found = ConfigErrorCollector()
+            found.add(error)
+            let reportedLines = Set(reported.compactMap(\.line))
+            for problem in found.errors where !reportedLines.contains(problem.line ?? 0) { reader.record(problem) }
             return nil
         }
+        guard reported.isEmpty else { return nil }
         return SourceConfig(
             name: name, adapter: adapter, adapterKind: adapterKind, enabled: enabled, maxItems: maxItems,
             timeout: timeout, weight: weight, tags: tags, timeZone: timeZone, allowInsecureTLS: insecure, staleAfter: staleAfter,

@@ -26,7 +26,10 @@ final class ConfigReader {
     }
 
     func record(_ error: ConfigError) {
-        errors.append(error)
+        var first = error
+        first.others = []
+        errors.append(first)
+        errors += error.others
     }
 
     // MARK: Structure

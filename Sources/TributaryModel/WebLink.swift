@@ -9,18 +9,22 @@ import Foundation
 public enum WebLink {
     /// The text, trimmed, when it is an absolute `http(s)` URL with a host; nil otherwise.
     public static func page(_ text: String) -> String? {
-        accepted(text, schemes: ["http", "https"])
+        accepted(text, schemes: pageSchemes)
     }
 
     /// The text, trimmed, when it is a link an enclosure may have: `http(s)` with a host, `ftp`, or `magnet:`.
     public static func enclosure(_ text: String) -> String? {
-        accepted(text, schemes: ["http", "https", "ftp", "magnet"])
+        accepted(text, schemes: enclosureSchemes)
     }
 
     /// The text, trimmed, when it is a link an author may have: `http(s)` with a host, or `mailto:`.
     public static func author(_ text: String) -> String? {
-        accepted(text, schemes: ["http", "https", "mailto"])
+        accepted(text, schemes: authorSchemes)
     }
+
+    private static let pageSchemes = ["http", "https"]
+    private static let enclosureSchemes = ["http", "https", "ftp", "magnet"]
+    private static let authorSchemes = ["http", "https", "mailto"]
 
     /// Whether `item` has only links `apply` keeps, found without changing it (the common case).
     public static func isClean(_ item: Item) -> Bool {
@@ -62,28 +66,46 @@ public enum WebLink {
         return removed
     }
 
-    private static func accepted(_ text: String, schemes: Set<String>) -> String? {
+    private static func accepted(_ text: String, schemes: [String]) -> String? {
         var trimmed = text
         if let first = text.utf8.first, let last = text.utf8.last, first <= 0x20 || last <= 0x20 || first >= 0x80 || last >= 0x80 {
             trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let bytes = trimmed.utf8
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
-        guard schemes.contains(scheme) else { return nil }
-        let rest = bytes[bytes.index(after: colon)...]
-        // No spaces, controls or markup characters inside (what a writer would have to escape or could not carry).
-        guard !rest.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") })
+        // The scheme, compared without case and without making a string of it (this runs for every link of every item).
+        let scheme = bytes[..<colon]
+        guard
+            schemes.contains(where: { name in
+                name.utf8.count == scheme.count && zip(name.utf8, scheme).allSatisfy { $0 == $1 | 0x20 }
+            })
         else { return nil }
-        switch scheme {
-        case "magnet", "mailto":
+        let isOpaque = scheme.count >= 6  // magnet, mailto: no `//host`
+        let rest = bytes[bytes.index(after: colon)...]
+        // Control characters cannot be carried; a space, a quote or an angle bracket (found in the wild unescaped) is
+        // escaped as a browser would escape it.
+        guard !rest.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
+        if isOpaque {
             guard rest.count > 1 else { return nil }
-        default:
+        } else {
             // A host after `//`.
             guard rest.starts(with: "//".utf8) else { return nil }
             let host = rest.dropFirst(2).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
             guard let first = host.first, first != UInt8(ascii: "@"), first != UInt8(ascii: ":") else { return nil }
         }
-        return trimmed
+        guard rest.contains(where: { $0 == 0x20 || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") })
+        else { return trimmed }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(bytes.count + 8)
+        for byte in bytes {
+            switch byte {
+            case 0x20: escaped += Array("%20".utf8)
+            case UInt8(ascii: "<"): escaped += Array("%3C".utf8)
+            case UInt8(ascii: ">"): escaped += Array("%3E".utf8)
+            case UInt8(ascii: "\""): escaped += Array("%22".utf8)
+            default: escaped.append(byte)
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
     }
 }

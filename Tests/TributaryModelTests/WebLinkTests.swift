@@ -5,13 +5,14 @@ import TributaryModel
 @Suite("WebLink")
 struct WebLinkTests {
     @Test(
-        "pages and images: absolute http(s) with a host",
+        "pages and images: absolute http(s) with a host; a space, quote or angle bracket escaped, controls refused",
         arguments: [
             ("https://a.example/x?y=1#z", "https://a.example/x?y=1#z"), ("HTTP://A.example", "HTTP://A.example"),
             ("  https://a.example/ \n", "https://a.example/"), ("javascript:alert(1)", nil), ("JaVaScRiPt:void(0)", nil),
             ("vbscript:x", nil), ("data:text/html,<script>", nil), ("file:///etc/passwd", nil), ("/relative", nil),
-            ("relative.html", nil), ("http://", nil), ("https:///path", nil), ("https://a.example/a b", nil),
-            ("https://a.example/\"onload", nil), ("", nil), ("magnet:?xt=urn:btih:1", nil), ("mailto:a@b.example", nil),
+            ("relative.html", nil), ("http://", nil), ("https:///path", nil), ("https://a.example/a b", "https://a.example/a%20b"),
+            ("https://a.example/\"onload <x>", "https://a.example/%22onload%20%3Cx%3E"), ("https://a.example/\u{1}x", nil),
+            ("https://新闻.example/路径", "https://新闻.example/路径"), ("", nil), ("magnet:?xt=urn:btih:1", nil), ("mailto:a@b.example", nil),
         ] as [(String, String?)])
     func page(text: String, expected: String?) {
         #expect(WebLink.page(text) == expected)

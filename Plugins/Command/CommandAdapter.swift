@@ -12,6 +12,8 @@ public struct CommandAdapter: SourceAdapter {
     public static let kind = "command"
     public static let aliases = ["exec", "script"]
     public static let summary = "A program's standard output (JSON Feed, RSS or Atom); scripts in any language become sources"
+    /// The feed parser's titles, summaries, author names and tags are plain text already.
+    public static let itemText = ItemTextForm.plain
 
     /// The variables every command gets (besides those the source lists).
     public static let baseVariables = ["PATH", "HOME", "LANG"]

@@ -9,6 +9,8 @@ public struct FeedAdapter: SourceAdapter {
     public static let kind = "rss"
     public static let aliases = ["feed", "atom"]
     public static let summary = "An RSS 0.9x/1.0/2.0, Atom 0.3/1.0 or JSON Feed document, recognized by its content"
+    /// The feed parser's titles, summaries, author names and tags are plain text already.
+    public static let itemText = ItemTextForm.plain
     public static let options = [
         AdapterOption("url", .url, required: true, help: "the feed: an http(s) URL, a file: URL or a path relative to the configuration"),
         AdapterOption(

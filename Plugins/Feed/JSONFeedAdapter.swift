@@ -8,6 +8,8 @@ public struct JSONFeedAdapter: SourceAdapter {
     public static let kind = "jsonfeed"
     public static let aliases = ["json_feed"]
     public static let summary = "A JSON Feed 1.0/1.1 document (https://jsonfeed.org) from a URL or a file"
+    /// JSON Feed's titles and summaries are plain text (the specification's), and the parser keeps them so.
+    public static let itemText = ItemTextForm.plain
     public static let options = [
         AdapterOption("url", .url, required: true, help: "the feed: an http(s) URL, a file: URL or a path relative to the configuration")
     ]

@@ -58,6 +58,22 @@ struct NormalizerTests {
         #expect(problems.isEmpty)
     }
 
+    @Test("plain text keeps its < and &: only whitespace is collapsed")
+    func plainTextIsNotReadAsMarkup() {
+        let item = Item(
+            id: "1", source: "s", title: " Vec<T> and\n Option<Box<T>> in Rust ", summary: "How to use List<T> when a < b",
+            authors: [Author(name: "<Anonymous>")], tags: ["<html>", "R&amp;D"])
+        let (plain, _) = Normalizer(now: Self.now).normalize([item], text: .plain)
+        #expect(plain.first?.title == "Vec<T> and Option<Box<T>> in Rust")
+        #expect(plain.first?.summary == "How to use List<T> when a < b")
+        #expect(plain.first?.authors == [Author(name: "<Anonymous>")])
+        #expect(plain.first?.tags == ["<html>", "R&amp;D"])
+        // The same text from an adapter whose text may hold markup is cleaned as HTML, as before.
+        let (markup, _) = Normalizer(now: Self.now).normalize([item], text: .markup)
+        #expect(markup.first?.title == "Vec and Option> in Rust")
+        #expect(markup.first?.tags == ["R&D"])
+    }
+
     @Test func futureDatesAreClampedAndReported() {
         let future = Self.now.addingTimeInterval(86_400)
         let nearFuture = Self.now.addingTimeInterval(120)

@@ -191,6 +191,13 @@ struct PipelineByteFastPathTests {
             Normalizer(now: fixedNow).normalize(&item, problems: &problems)
             #expect(item.tags == general, "\(tags)")
             if Normalizer.areDistinctPlainTags(tags) { #expect(tags == general, "\(tags)") }
+            // Plain text the same way, its `<` and `&` characters of the text.
+            seen = []
+            let plain = tags.map { Normalizer.plainLine($0, .plain) }.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
+            var plainItem = Item(id: "1", source: "s", tags: tags)
+            Normalizer(now: fixedNow).normalize(&plainItem, text: .plain, problems: &problems)
+            #expect(plainItem.tags == plain, "\(tags)")
+            if Normalizer.areDistinctPlainTags(tags, .plain) { #expect(tags == plain, "\(tags)") }
         }
     }
 
@@ -204,6 +211,7 @@ struct PipelineByteFastPathTests {
             let text = generator.pick(ends) + middle + generator.pick(ends)
             let plain = text.utf8.contains(0x3C) || text.utf8.contains(0x26) ? HTMLSanitizer.plainText(fromHTML: text) : text
             #expect(Normalizer.plainLine(text) == Normalizer.collapsingWhitespace(plain), "\(text.debugDescription)")
+            #expect(Normalizer.plainLine(text, .plain) == Normalizer.collapsingWhitespace(text), "\(text.debugDescription)")
         }
     }
 

@@ -129,6 +129,30 @@ struct PipelineTests {
         #expect(sideBySide.problems == oneByOne.problems && !oneByOne.problems.isEmpty)
     }
 
+    // MARK: Normalizing by the adapter's text
+
+    @Test("an adapter whose text is plain keeps its < and &; one whose text may hold markup has it cleaned")
+    func plainTextByAdapter() {
+        let plain = SourceConfig(
+            name: "feed", adapter: PlainTextAdapter(), options: AdapterOptions(file: "feeds.yaml", sourceName: "feed", values: [:]))
+        let river = Self.pipeline.process([
+            Pipeline.Batch(
+                source: plain,
+                items: [
+                    Item(
+                        id: "1", source: "feed", title: "Vec<T> and Option<Box<T>> in Rust", summary: "R&amp;D when a < b",
+                        authors: [Author(name: "<Anonymous>")], published: at(-60), tags: ["<html>"])
+                ]),
+            Pipeline.Batch(
+                source: source("app"),
+                items: [Item(id: "2", source: "app", title: "Tom &amp; <em>Jerry</em>", published: at(-120), tags: ["<b>zh</b>"])]),
+        ])
+        #expect(river.map(\.title) == ["Vec<T> and Option<Box<T>> in Rust", "Tom & Jerry"])
+        #expect(river.map(\.summary) == ["R&amp;D when a < b", nil])
+        #expect(river.map(\.authors) == [[Author(name: "<Anonymous>")], []])
+        #expect(river.map(\.tags) == [["<html>"], ["zh"]])
+    }
+
     // MARK: Merging the same link
 
     @Test(
@@ -322,4 +346,17 @@ struct PipelineTests {
             #expect(river == expected)
         }
     }
+}
+
+/// An adapter whose items' text is plain, as the feed parser's is; the tests hand it its items.
+private struct PlainTextAdapter: SourceAdapter {
+    static let kind = "plain"
+    static let summary = "Plain-text items, for tests"
+    static let options: [AdapterOption] = []
+    static let itemText = ItemTextForm.plain
+
+    init() {}
+    init(options: AdapterOptions) throws(ConfigError) {}
+
+    func fetch(in context: FetchContext) async throws -> SourceResult { SourceResult(items: []) }
 }

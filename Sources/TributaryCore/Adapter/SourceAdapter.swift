@@ -22,6 +22,10 @@ public protocol SourceAdapter: Sendable {
     /// `Asia/Shanghai` for Chinese apps; a source's own `timezone` overrides it, and it
     /// overrides `defaults.timezone`. Nil (the default) for none.
     static var defaultTimeZone: String? { get }
+    /// Whether the items' titles, summaries, author names and tags are plain text already or may still hold HTML
+    /// tags and entities for the pipeline to remove (``ItemTextForm``). `.markup` (the default) for an adapter that
+    /// does not say: its text is cleaned as a page's would be, and a `<` or `&` of plain text is read as markup.
+    static var itemText: ItemTextForm { get }
 
     /// Builds the adapter from validated options; throws a located error for bad combinations.
     init(options: AdapterOptions) throws(ConfigError)
@@ -36,6 +40,9 @@ extension SourceAdapter {
 
     /// No zone of its own unless the adapter declares one.
     public static var defaultTimeZone: String? { nil }
+
+    /// Text that may hold markup unless the adapter declares it plain.
+    public static var itemText: ItemTextForm { .markup }
 }
 
 /// What one fetch of a source produced.

@@ -3,9 +3,10 @@ public import TributaryModel
 import TributarySyndication
 
 /// The first pipeline stage: makes every item's text, links and dates uniform, whatever the
-/// adapter gave. Titles, summaries, author names and tags become plain text (tags stripped,
-/// entities decoded, whitespace collapsed); links lose their tracking parameters; undated items
-/// get the time they were first seen; dates too far in the future are clamped and reported.
+/// adapter gave. Titles, summaries, author names and tags become one line of plain text (whitespace
+/// collapsed; from an adapter whose text may hold markup, ``ItemTextForm/markup``, tags stripped and
+/// entities decoded first); links lose their tracking parameters; undated items get the time they
+/// were first seen; dates too far in the future are clamped and reported.
 public struct Normalizer: Sendable {
     /// The moment the run started: "first seen" for undated items, "now" for future dates.
     public var now: Date
@@ -21,40 +22,41 @@ public struct Normalizer: Sendable {
         self.canonicalURL = canonicalURL
     }
 
-    /// The items made uniform, and what was changed that the user should hear about.
-    public func normalize(_ items: [Item]) -> (items: [Item], problems: [Problem]) {
+    /// The items made uniform, and what was changed that the user should hear about; `text` says whether their text
+    /// is plain already or may hold markup (``SourceAdapter/itemText`` of the adapter that made them).
+    public func normalize(_ items: [Item], text: ItemTextForm = .markup) -> (items: [Item], problems: [Problem]) {
         var items = items
         var problems: [Problem] = []
-        for index in items.indices { normalize(&items[index], problems: &problems) }
+        for index in items.indices { normalize(&items[index], text: text, problems: &problems) }
         return (items, problems)
     }
 
     /// Makes one item uniform in place, adding what the user should hear about to `problems`.
-    public func normalize(_ item: inout Item, problems: inout [Problem]) {
-        normalize(&item, problems: &problems, limit: futureLimit)
+    public func normalize(_ item: inout Item, text: ItemTextForm = .markup, problems: inout [Problem]) {
+        normalize(&item, text: text, problems: &problems, limit: futureLimit)
     }
 
     /// The latest date an item may have: `now` plus the tolerance.
     var futureLimit: Date { now.addingTimeInterval(futureTolerance.inSeconds) }
 
-    /// ``normalize(_:problems:)`` with ``futureLimit`` worked out once by the caller.
-    func normalize(_ item: inout Item, problems: inout [Problem], limit: Date) {
-        if let title = item.title { item.title = Self.nonEmpty(Self.plainLine(title)) }
-        if let summary = item.summary { item.summary = Self.nonEmpty(Self.plainLine(summary)) }
+    /// ``normalize(_:text:problems:)`` with ``futureLimit`` worked out once by the caller.
+    func normalize(_ item: inout Item, text form: ItemTextForm, problems: inout [Problem], limit: Date) {
+        if let title = item.title { item.title = Self.nonEmpty(Self.plainLine(title, form)) }
+        if let summary = item.summary { item.summary = Self.nonEmpty(Self.plainLine(summary, form)) }
         if let url = item.url { item.url = Self.nonEmpty(canonicalURL.clean(Self.trimmed(url))) }
         if !item.authors.isEmpty {
             item.authors = item.authors.map { author in
                 var author = author
-                author.name = author.name.map(Self.plainLine).flatMap { $0.isEmpty ? nil : $0 }
+                author.name = author.name.map { Self.plainLine($0, form) }.flatMap { $0.isEmpty ? nil : $0 }
                 return author
             }.filter { !$0.isEmpty }
         }
         if item.tags.count == 1 {
-            let tag = Self.plainLine(item.tags[0])
+            let tag = Self.plainLine(item.tags[0], form)
             if tag.isEmpty { item.tags = [] } else if tag != item.tags[0] { item.tags[0] = tag }
-        } else if !item.tags.isEmpty, !Self.areDistinctPlainTags(item.tags) {
+        } else if !item.tags.isEmpty, !Self.areDistinctPlainTags(item.tags, form) {
             var seenTags = Set<String>()
-            item.tags = item.tags.map(Self.plainLine).filter { !$0.isEmpty && seenTags.insert($0.lowercased()).inserted }
+            item.tags = item.tags.map { Self.plainLine($0, form) }.filter { !$0.isEmpty && seenTags.insert($0.lowercased()).inserted }
         }
         if let date = item.published, date > limit {
             problems.append(futureDate(item, date))
@@ -67,14 +69,17 @@ public struct Normalizer: Sendable {
         if item.published == nil, item.updated == nil { item.published = now }
     }
 
-    /// Whether normalizing would leave these tags as they are, found without a new string: a few tags, each one
-    /// plain line already and case-simple (``ByteSearch/isCaseSimple(_:)``: `lowercased()` changes only A–Z and bytes
-    /// compare as the strings do), no two the same once lower-cased.
-    static func areDistinctPlainTags(_ tags: [String]) -> Bool {
+    /// ``areDistinctPlainTags(_:_:)`` for tags that may hold markup.
+    static func areDistinctPlainTags(_ tags: [String]) -> Bool { areDistinctPlainTags(tags, .markup) }
+
+    /// Whether normalizing would leave these tags (text of the given form) as they are, found without a new string:
+    /// a few tags, each one plain line already and case-simple (``ByteSearch/isCaseSimple(_:)``: `lowercased()`
+    /// changes only A–Z and bytes compare as the strings do), no two the same once lower-cased.
+    static func areDistinctPlainTags(_ tags: [String], _ form: ItemTextForm) -> Bool {
         guard tags.count <= 8 else { return false }
         for index in tags.indices {
             let plain = tags[index].withUTF8Bytes { bytes in
-                !bytes.isEmpty && isPlainLine(bytes, markup: false) && ByteSearch.isCaseSimple(bytes)
+                !bytes.isEmpty && isPlainLine(bytes, markup: form == .plain) && ByteSearch.isCaseSimple(bytes)
             }
             guard plain else { return false }
             for earlier in tags[..<index] {
@@ -93,9 +98,14 @@ public struct Normalizer: Sendable {
 
     private static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
 
-    /// One line of plain text: tags stripped and entities decoded when there are any, runs of
-    /// whitespace (newlines included) collapsed, ends trimmed.
-    static func plainLine(_ text: String) -> String {
+    /// ``plainLine(_:_:)`` for text that may hold markup.
+    static func plainLine(_ text: String) -> String { plainLine(text, .markup) }
+
+    /// One line of plain text: runs of whitespace (newlines included) collapsed, ends trimmed; for text that may
+    /// hold markup (`form`), tags stripped and entities decoded first when there are any. Plain text keeps its `<`
+    /// and `&`: `Vec<T>` stays `Vec<T>`, `R&amp;D` stays `R&amp;D`.
+    static func plainLine(_ text: String, _ form: ItemTextForm) -> String {
+        if form == .plain { return alreadyPlainLine(text, markup: true) ?? collapsingWhitespace(text) }
         if let plain = alreadyPlainLine(text, markup: false) { return plain }
         // Byte searches: String.contains(String) would go through Foundation's locale-aware search.
         let plain = text.utf8.contains(0x3C) || text.utf8.contains(0x26) ? HTMLSanitizer.plainText(fromHTML: text) : text

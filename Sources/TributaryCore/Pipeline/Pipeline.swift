@@ -207,6 +207,7 @@ public struct Pipeline: Sendable {
         let source = batch.source
         let sourceRules = source.rules
         let limit = normalizer.futureLimit
+        let text = type(of: source.adapter).itemText
         var preparation = Preparation(source, taking: &batch.items)
         var found: [Problem] = []
         // A chunk at a time through preparing, normalizing and the rules, so that the rules read what normalizing
@@ -225,7 +226,7 @@ public struct Pipeline: Sendable {
                     if index + Prefetch.itemsAhead < items.count {
                         Prefetch.fields(of: items.baseAddress! + index + Prefetch.itemsAhead)
                     }
-                    normalizer.normalize(&items[index], problems: &found, limit: limit)
+                    normalizer.normalize(&items[index], text: text, problems: &found, limit: limit)
                 }
             }
             stages.timings.normalize += started.duration(to: clock.now)

@@ -47,6 +47,13 @@ struct NearDuplicateNumberTests {
         ("中国女排3:0横扫日本队", "中国女排0:3不敌日本队", .numbers),
         ("神舟十八号载人飞船发射成功", "神舟十九号载人飞船发射成功", .numbers),
         ("特斯拉Model 3降价1.5万元", "特斯拉Model Y降价1.5万元", .replacedNumber),
+        // Numbers in a bracketed tag that the headline's core leaves out still tell issues of a series apart.
+        ("外交部发言人毛宁主持例行记者会（3月4日）", "外交部发言人毛宁主持例行记者会（3月5日）", .numbers),
+        ("Changelog (v1.2.3)", "Changelog (v1.2.4)", .numbers),
+        ("每日新闻早班车（第123期）", "每日新闻早班车（第124期）", .numbers),
+        ("Daily digest (5 March 2024)", "Daily digest (6 March 2024)", .numbers),
+        ("Weather report for Beijing (2024-03-05)", "Weather report for Beijing (2024-03-06)", .numbers),
+        ("[2023] The best laptops", "[2024] The best laptops", .numbers),
         ("Russia launches massive missile attack on Kyiv", "Russia launches massive missile attack on Lviv", .differentNames),
         ("Boeing CEO resigns amid 737 Max crisis", "Boeing CFO resigns amid 737 Max crisis", .differentNames),
         ("阿里巴巴发布第三季度财报", "腾讯发布第三季度财报", .differentSubject),
@@ -60,6 +67,9 @@ struct NearDuplicateNumberTests {
         ("华为发布会定档9月10日", "华为发布会官宣定档9月10日下午2点30分", nil),
         ("Microsoft to acquire Activision Blizzard for $68.7 billion", "Microsoft to buy Activision Blizzard for $68.7bn", nil),
         ("拼多多市值超越阿里巴巴", "拼多多市值首次超过阿里巴巴", nil),
+        ("Apple unveils iPhone 16 (video)", "Apple unveils iPhone 16", nil),
+        ("苹果发布iPhone 16（组图）", "【独家】苹果发布iPhone 16", nil),
+        ("Daily digest (5 March 2024)", "Daily digest", nil),
     ]
 
     @Test("numbers and structure veto different stories", arguments: vetoes)

@@ -4,7 +4,9 @@
 /// a short site name after the last separator (` - Reuters`, ` | TechCrunch`, `｜36氪`, `_网易新闻`).
 ///
 /// Works on the output of ``HeadlineFolding`` (lower case, ASCII punctuation) and only moves the two ends of a range,
-/// so it allocates nothing.
+/// so it allocates nothing (but for the list of removed tags, which its caller reuses). A removed tag is not forgotten:
+/// its numbers still tell stories apart (`Changelog (v1.2.3)` and `Changelog (v1.2.4)`, `记者会（3月4日）` and
+/// `记者会（3月5日）`), so ``core(of:count:tags:)`` says where the tags were.
 enum HeadlineDecorations {
     private typealias ASCII = HeadlineFolding.ASCII
 
@@ -69,8 +71,9 @@ enum HeadlineDecorations {
     static let maximumSuffixCJK = 8
 
     /// The range of `text[0..<count]` that remains once the decorations are removed; never empty unless the text
-    /// has nothing but spaces and punctuation.
-    static func core(of text: [UInt32], count: Int) -> Range<Int> {
+    /// has nothing but spaces and punctuation. `tags` is set to the insides of the bracketed tags removed.
+    static func core(of text: [UInt32], count: Int, tags: inout [Range<Int>]) -> Range<Int> {
+        tags.removeAll(keepingCapacity: true)
         var range = trimmed(text, 0..<count)
         var separators = false
         for index in range where text[index] == ASCII.bar || text[index] == ASCII.underscore || text[index] == ASCII.hyphen {
@@ -80,7 +83,7 @@ enum HeadlineDecorations {
         for _ in 0..<6 {
             guard !range.isEmpty else { break }
             let before = range
-            range = withoutBracketedTags(text, range)
+            range = withoutBracketedTags(text, range, tags: &tags)
             range = withoutLabel(text, range)
             if separators { range = withoutSiteSuffix(text, range) }
             if range == before { break }
@@ -105,15 +108,19 @@ enum HeadlineDecorations {
         return false
     }
 
-    /// Removes a short `[...]` or `(...)` tag from the start and from the end, if something remains.
-    private static func withoutBracketedTags(_ text: [UInt32], _ range: Range<Int>) -> Range<Int> {
+    /// Removes a short `[...]` or `(...)` tag from the start and from the end, if something remains, adding the
+    /// insides of those removed to `tags`.
+    private static func withoutBracketedTags(_ text: [UInt32], _ range: Range<Int>, tags: inout [Range<Int>]) -> Range<Int> {
         var range = range
         let lower = range.lowerBound
         if lower < range.upperBound, let close = closer(of: text[lower]) {
             let limit = min(range.upperBound, lower + maximumTagLength + 2)
             if let end = (lower + 1..<limit).first(where: { text[$0] == close }), end > lower + 1 {
                 let rest = trimmed(text, end + 1..<range.upperBound)
-                if hasContent(text, rest) { range = rest }
+                if hasContent(text, rest) {
+                    tags.append(lower + 1..<end)
+                    range = rest
+                }
             }
         }
         let upper = range.upperBound
@@ -121,7 +128,10 @@ enum HeadlineDecorations {
             let limit = max(range.lowerBound, upper - maximumTagLength - 2)
             if let start = (limit..<upper - 1).reversed().first(where: { text[$0] == open }), start < upper - 2 {
                 let rest = trimmed(text, range.lowerBound..<start)
-                if hasContent(text, rest) { range = rest }
+                if hasContent(text, rest) {
+                    tags.append(start + 1..<upper - 1)
+                    range = rest
+                }
             }
         }
         return range

@@ -82,7 +82,8 @@ struct HeadlineFingerprints {
     /// How many headlines the store holds.
     var count: Int { shingleEnds.count }
 
-    /// Adds a headline; nil and empty titles get an empty fingerprint (which never matches anything).
+    /// Adds a headline; nil and empty titles get an empty fingerprint (which never matches anything). The numbers
+    /// of the bracketed tags the headline's core leaves out (``HeadlineTokenizer/tagNumbers``) count with its own.
     mutating func append(_ title: String?) {
         let shingleStart = shingles.count
         let numberStart = numbers.count
@@ -103,6 +104,7 @@ struct HeadlineFingerprints {
                     tokenFlags.append(Self.flags(token))
                 }
             }
+            numbers.append(contentsOf: tokenizer.tagNumbers)
         }
         var key = StableHash.start(0x4B45_59)
         let unique = shingles.withUnsafeMutableBufferPointer { all -> Int in

@@ -47,6 +47,11 @@ struct HeadlineTokenizer {
     private(set) var text: [UInt32] = []
     /// The tokens, in order.
     private(set) var tokens: [HeadlineToken] = []
+    /// The hashes of the numbers in the bracketed tags that the core leaves out (`(v1.2.3)`, `（3月4日）`,
+    /// `(March 2024)`): no shingles, but numbers that tell one issue of a series from the next.
+    private(set) var tagNumbers: [UInt64] = []
+    /// The insides of those tags in `folded`.
+    private var tagRanges: [Range<Int>] = []
 
     /// Creates a tokenizer with empty buffers.
     init() {}
@@ -56,13 +61,28 @@ struct HeadlineTokenizer {
         foldedCount = HeadlineFolding.fold(title, into: &folded, capitals: &capitals)
         text.removeAll(keepingCapacity: true)
         tokens.removeAll(keepingCapacity: true)
-        let core = HeadlineDecorations.core(of: folded, count: foldedCount)
-        var index = core.lowerBound
-        let upper = core.upperBound
+        tagNumbers.removeAll(keepingCapacity: true)
+        let core = HeadlineDecorations.core(of: folded, count: foldedCount, tags: &tagRanges)
+        scan(core)
+        clearNamesInTitleCase()
+        guard !tagRanges.isEmpty else { return }
+        // The tags are tokenized like the core, and only their numbers kept.
+        let tokenCount = tokens.count
+        let textCount = text.count
+        for range in tagRanges { scan(range) }
+        for token in tokens[tokenCount...] where token.kind == .number { tagNumbers.append(token.hash) }
+        tokens.removeSubrange(tokenCount...)
+        truncateText(to: textCount)
+    }
+
+    /// Appends the tokens of `folded[range]`.
+    private mutating func scan(_ range: Range<Int>) {
+        var index = range.lowerBound
+        let upper = range.upperBound
         while index < upper {
             let value = folded[index]
             if HeadlineFolding.isCJK(value) {
-                if ChineseCharacters.isDigit(value), let end = chineseNumber(at: index, in: core) {
+                if ChineseCharacters.isDigit(value), let end = chineseNumber(at: index, in: range) {
                     index = end
                     continue
                 }
@@ -81,7 +101,6 @@ struct HeadlineTokenizer {
                 index += 1
             }
         }
-        clearNamesInTitleCase()
     }
 
     /// The text of `token` as a string (for tests and explanations).
@@ -559,7 +578,7 @@ extension HeadlineTokenizer {
         return tokenizer.tokens.map { ($0.isName ? "^" : "") + tokenizer.string(of: $0) }
     }
 
-    /// The numbers of `title`, in order (for tests and explanations).
+    /// The numbers of `title`'s core, in order (for tests and explanations).
     static func numbers(in title: String) -> [String] {
         var tokenizer = HeadlineTokenizer()
         tokenizer.tokenize(title)

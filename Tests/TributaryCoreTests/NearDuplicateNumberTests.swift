@@ -31,6 +31,12 @@ struct NearDuplicateNumberTests {
         ("07月", ["7"]),
         ("一带一路高峰论坛开幕", []),
         ("三星Galaxy S24发布", ["s24"]),
+        // Chinese numerals that read as numbers by their shape, wherever they are; ill-formed runs stay characters.
+        ("上海今日新增确诊病例十二例", ["12"]),
+        ("上海今日新增确诊病例二十例", ["20"]),
+        ("三百零五名学生参加", ["305"]),
+        ("十三五规划圆满收官", []),
+        ("十全十美的方案", []),
     ]
 
     @Test("numbers are extracted whole and canonical", arguments: numbers)
@@ -47,6 +53,7 @@ struct NearDuplicateNumberTests {
         ("中国女排3:0横扫日本队", "中国女排0:3不敌日本队", .numbers),
         ("神舟十八号载人飞船发射成功", "神舟十九号载人飞船发射成功", .numbers),
         ("特斯拉Model 3降价1.5万元", "特斯拉Model Y降价1.5万元", .replacedNumber),
+        ("上海今日新增确诊病例十二例", "上海今日新增确诊病例二十例", .numbers),
         // Numbers in a bracketed tag that the headline's core leaves out still tell issues of a series apart.
         ("外交部发言人毛宁主持例行记者会（3月4日）", "外交部发言人毛宁主持例行记者会（3月5日）", .numbers),
         ("Changelog (v1.2.3)", "Changelog (v1.2.4)", .numbers),

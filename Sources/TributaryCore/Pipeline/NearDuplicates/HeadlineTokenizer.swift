@@ -342,14 +342,19 @@ struct HeadlineTokenizer {
     // MARK: Chinese numerals
 
     /// If a Chinese numeral starts at `index` and is a count or an ordinal (after 第, or before a counter such as
-    /// 号, 届, 次, 年, 季, 人), emits it as a number (`十九号` → 19, `第五次` → 5, `两年` → 2) and returns the
-    /// index after it. Numerals elsewhere (`一带一路`, `三星`, `五一`) stay characters.
+    /// 号, 届, 次, 年, 季, 人), or is a number by its own shape (two or more numerals with 十, 百, 千, 〇 or 零
+    /// among them: `十二`, `二十`, `三百零五`, `二〇二四`), emits it as a number (`十九号` → 19, `第五次` → 5,
+    /// `两年` → 2, `十二例` → 12) and returns the index after it. Numerals elsewhere (`一带一路`, `三星`, `五一`,
+    /// `十全十美`) stay characters.
     private mutating func chineseNumber(at index: Int, in core: Range<Int>) -> Int? {
         var end = index
         while end < core.upperBound, ChineseCharacters.isDigit(folded[end]) { end += 1 }
         let afterOrdinal = index > core.lowerBound && folded[index - 1] == 0x7B2C  // 第
         let beforeCounter = end < core.upperBound && ChineseCharacters.isCounter(folded[end])
-        guard afterOrdinal || beforeCounter, let value = ChineseCharacters.value(of: folded[index..<end]) else {
+        let run = folded[index..<end]
+        guard afterOrdinal || beforeCounter || ChineseCharacters.isNumberByShape(run),
+            let value = ChineseCharacters.value(of: run)
+        else {
             return nil
         }
         emitNumber(value)
@@ -548,25 +553,39 @@ enum ChineseCharacters {
         }
     }
 
-    /// The value of a run of numerals: `十九` = 19, `二十` = 20, `一百零五` = 105, `二〇二四` = 2024.
+    /// Whether a run of numerals reads as a number whatever surrounds it: two or more numerals, one of them a unit
+    /// (十, 百, 千) or a zero (〇, 零): `十二`, `二十`, `三百零五`, `二〇二四`, but not `五一` or `三星`'s `三`.
+    static func isNumberByShape(_ run: ArraySlice<UInt32>) -> Bool {
+        guard run.count >= 2 else { return false }
+        return run.contains { (digit($0) ?? 1) <= 0 }
+    }
+
+    /// The value of a run of numerals: `十九` = 19, `二十` = 20, `一百零五` = 105, `二〇二四` = 2024; nil when the
+    /// run is no well-formed number (`十三五`: two digits after a unit, `千千`: a unit after one as large).
     static func value(of run: ArraySlice<UInt32>) -> Int? {
         guard !run.isEmpty, run.count <= 8 else { return nil }
         var hasUnit = false
         for value in run where (digit(value) ?? 0) < 0 { hasUnit = true }
         var total = 0
-        var current = 0
+        var current: Int?
+        var lastUnit = Int.max
         for value in run {
             guard let number = digit(value) else { return nil }
             if !hasUnit {
                 total = total * 10 + number  // digit by digit, as in years
-            } else if number >= 0 {
+            } else if number == 0 {
+                guard current == nil else { return nil }  // 零 stands between a unit and a digit
+            } else if number > 0 {
+                guard current == nil else { return nil }
                 current = number
             } else {
-                total += max(current, 1) * -number
-                current = 0
+                guard -number < lastUnit else { return nil }
+                lastUnit = -number
+                total += (current ?? 1) * -number
+                current = nil
             }
         }
-        return total + current
+        return total + (current ?? 0)
     }
 }
 

@@ -31,6 +31,17 @@ struct NearDuplicateEndToEndTests {
         listing.split(separator: "\n").filter { $0.first?.isNumber == true }.map { String($0.drop { $0 != " " }.dropFirst()) }
     }
 
+    @Test("every entry of one feed stays, however alike the headlines of a series")
+    func oneFeedKeepsEveryEntry() async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-series")
+        try folder.write(Self.feed(Self.series), to: "f.xml")
+        try folder.write("sources:\n  - {name: feed, adapter: rss, url: f.xml}\noutputs:\n  - {type: stdout}\n", to: "feeds.yaml")
+        let result = try await TributaryBinary.run(["run", "--no-state", "-q"], in: folder.url.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(Set(Self.titles(result.standardOutput)) == Set(Self.series.map(\.title)), "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains("similar"))
+    }
+
     @Test("across two feeds an entry merges with its copy only: dates, versions and issue numbers in brackets veto")
     func twoFeedsMergeOnlyCopies() async throws {
         let folder = try TemporaryDirectory(prefix: "tributary-series")

@@ -304,6 +304,33 @@ struct PipelineTests {
             ])
     }
 
+    // MARK: Merging near-duplicates
+
+    @Test("two entries of one source are never near-duplicates, even with the same headline; across sources they are")
+    func nearDuplicatesAcrossSourcesOnly() {
+        let series = [
+            Item(id: "1", source: "mfa", url: "https://mfa.example/4", title: "外交部发言人毛宁主持例行记者会", published: at(-300)),
+            Item(id: "2", source: "mfa", url: "https://mfa.example/5", title: "外交部发言人毛宁主持例行记者会", published: at(-200)),
+            Item(id: "3", source: "mfa", url: "https://mfa.example/6", title: "外交部发言人毛宁主持例行记者会！", published: at(-100)),
+            Item(id: "4", source: "mfa", url: "https://hn.example/1", title: "Ask HN: Who is hiring? (March 2024)", published: at(-60)),
+            Item(
+                id: "5", source: "mfa", url: "https://hn.example/2", title: "Ask HN: Who wants to be hired? (March 2024)",
+                published: at(-50)),
+        ]
+        let alone = Self.pipeline.process([Pipeline.Batch(source: source("mfa"), items: series)])
+        #expect(alone.count == 5)
+        #expect(alone.allSatisfy { $0.duplicates.isEmpty })
+
+        // Another source's copy of the headline merges with one of them, and only one: no cluster holds two of a source.
+        let copy = Item(id: "x", source: "wire", url: "https://wire.example/x", title: "外交部发言人毛宁主持例行记者会", published: at(-400))
+        let river = Self.pipeline.process([
+            Pipeline.Batch(source: source("mfa"), items: series), Pipeline.Batch(source: source("wire"), items: [copy]),
+        ])
+        #expect(river.count == 5)
+        #expect(river.map(\.duplicates.count).reduce(0, +) == 1)
+        #expect(river.first { $0.source == "wire" }?.duplicates.map(\.source) == ["mfa"])
+    }
+
     // MARK: Ranking
 
     /// Newest first; undated items count as `now`; ties by source, then id.

@@ -118,7 +118,9 @@ public struct Pipeline: Sendable {
             stages = sourceStagesSideBySide(&batches, threads: threads, total: total, normalizer: normalizer, clock: clock)
         } else {
             stages = SourceStages(capacity: total, fingerprints: dedup.nearDuplicates != nil, linkKeys: dedup.sameURL)
-            for index in batches.indices { sourceStages(&batches[index], into: &stages, normalizer: normalizer, clock: clock) }
+            for index in batches.indices {
+                sourceStages(&batches[index], group: Int32(index), into: &stages, normalizer: normalizer, clock: clock)
+            }
         }
         // Every later stage works in place on one array: the items move into it.
         var items: [Item] = []
@@ -200,9 +202,10 @@ public struct Pipeline: Sendable {
     }
 
     /// Prepares, normalizes and filters one source's items (taken from `batch`), and takes the link keys and the
-    /// headlines' fingerprints of the items the rules keep, adding them to `stages`.
+    /// headlines' fingerprints of the items the rules keep, adding them to `stages`; the headlines are of `group`
+    /// (the batch's position), so that two items of one source are never near-duplicates.
     private func sourceStages(
-        _ batch: inout Batch, into stages: inout SourceStages, normalizer: Normalizer, clock: some Clock<Duration>
+        _ batch: inout Batch, group: Int32, into stages: inout SourceStages, normalizer: Normalizer, clock: some Clock<Duration>
     ) {
         let source = batch.source
         let sourceRules = source.rules
@@ -260,7 +263,9 @@ public struct Pipeline: Sendable {
             if stages.fingerprints != nil {
                 started = clock.now
                 stages.items.withUnsafeBufferPointer { items in
-                    for index in start..<items.count where stages.keep[index] { stages.fingerprints?.append(items[index].title) }
+                    for index in start..<items.count where stages.keep[index] {
+                        stages.fingerprints?.append(items[index].title, group: group)
+                    }
                 }
                 stages.timings.nearDuplicates += started.duration(to: clock.now)
             }
@@ -268,7 +273,7 @@ public struct Pipeline: Sendable {
         if !found.isEmpty { stages.problems[source.name] = found }
     }
 
-    /// ``sourceStages(_:into:normalizer:clock:)`` for every batch, on `threads` threads, each taking the next source
+    /// ``sourceStages(_:group:into:normalizer:clock:)`` for every batch, on `threads` threads, each taking the next source
     /// when it is done with one; the results are put together in the batches' order.
     private func sourceStagesSideBySide(
         _ batches: inout [Batch], threads: Int, total: Int, normalizer: Normalizer, clock: some Clock<Duration>
@@ -292,7 +297,7 @@ public struct Pipeline: Sendable {
                     return taken
                 }
                 var stages = SourceStages(capacity: batch.items.count, fingerprints: fingerprinting, linkKeys: linkKeys)
-                sourceStages(&batch, into: &stages, normalizer: normalizer, clock: clock)
+                sourceStages(&batch, group: Int32(index), into: &stages, normalizer: normalizer, clock: clock)
                 finished.withLock { $0[index] = stages }
             }
         }
@@ -469,7 +474,7 @@ public struct Pipeline: Sendable {
         }
     }
 
-    /// Merges items whose headlines tell the same story (MinHash over shingles, never all pairs).
+    /// Merges items of different sources whose headlines tell the same story (MinHash over shingles, never all pairs).
     func mergeNearDuplicates(_ items: [Item], threshold: Double, weights: [String: Double]) -> [Item] {
         var items = items
         mergeNearDuplicates(&items, threshold: threshold, weights: weights)
@@ -479,7 +484,16 @@ public struct Pipeline: Sendable {
     /// ``mergeNearDuplicates(_:threshold:weights:)`` in place.
     func mergeNearDuplicates(_ items: inout [Item], threshold: Double, weights: [String: Double]) {
         let detector = NearDuplicateDetector(threshold: threshold)
-        let clusters = items.withUnsafeBufferPointer { items in detector.clusters(count: items.count) { items[$0].title } }
+        var sources: [String: Int32] = [:]
+        let groups = items.map { item -> Int32 in
+            if let group = sources[item.source] { return group }
+            let group = Int32(sources.count)
+            sources[item.source] = group
+            return group
+        }
+        let clusters = items.withUnsafeBufferPointer { items in
+            detector.clusters(count: items.count, title: { items[$0].title }, group: { groups[$0] })
+        }
         merge(&items, groups: clusters, weights: weights)
     }
 

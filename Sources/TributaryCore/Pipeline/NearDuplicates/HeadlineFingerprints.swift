@@ -50,6 +50,11 @@ struct HeadlineFingerprints {
     private(set) var tokenFlags: [UInt8] = []
     /// Where headline `i`'s tokens end.
     private(set) var tokenEnds: [Int32] = []
+    /// Each headline's group (its source, for the pipeline), or −1 for a group of its own: two headlines of one group
+    /// are never near-duplicates.
+    private(set) var groups: [Int32] = []
+    /// Whether some headline has a group (else every headline is one of its own).
+    private(set) var hasGroups = false
 
     /// What the structural checks need to know about a token besides its id.
     enum TokenFlags {
@@ -75,6 +80,7 @@ struct HeadlineFingerprints {
         tokenIDs.reserveCapacity(capacity * 24)
         tokenFlags.reserveCapacity(capacity * 24)
         tokenEnds.reserveCapacity(capacity)
+        groups.reserveCapacity(capacity)
         numberEnds.reserveCapacity(capacity)
         contentKeys.reserveCapacity(capacity)
     }
@@ -82,9 +88,10 @@ struct HeadlineFingerprints {
     /// How many headlines the store holds.
     var count: Int { shingleEnds.count }
 
-    /// Adds a headline; nil and empty titles get an empty fingerprint (which never matches anything). The numbers
-    /// of the bracketed tags the headline's core leaves out (``HeadlineTokenizer/tagNumbers``) count with its own.
-    mutating func append(_ title: String?) {
+    /// Adds a headline of `group` (≥ 0; nil for a group of its own); nil and empty titles get an empty fingerprint
+    /// (which never matches anything). The numbers of the bracketed tags the headline's core leaves out
+    /// (``HeadlineTokenizer/tagNumbers``) count with its own.
+    mutating func append(_ title: String?, group: Int32? = nil) {
         let shingleStart = shingles.count
         let numberStart = numbers.count
         if let title, !title.isEmpty {
@@ -106,6 +113,11 @@ struct HeadlineFingerprints {
             }
             numbers.append(contentsOf: tokenizer.tagNumbers)
         }
+        if let group {
+            precondition(group >= 0, "groups are not negative")
+            hasGroups = true
+        }
+        groups.append(group ?? -1)
         var key = StableHash.start(0x4B45_59)
         let unique = shingles.withUnsafeMutableBufferPointer { all -> Int in
             let unique = Self.sortUnique(UnsafeMutableBufferPointer(rebasing: all[shingleStart...]))
@@ -138,6 +150,8 @@ struct HeadlineFingerprints {
         numberEnds.append(contentsOf: other.numberEnds.lazy.map { $0 + numberBase })
         tokenEnds.append(contentsOf: other.tokenEnds.lazy.map { $0 + tokenBase })
         contentKeys.append(contentsOf: other.contentKeys)
+        groups.append(contentsOf: other.groups)
+        hasGroups = hasGroups || other.hasGroups
     }
 
     /// Keeps the headlines whose flag in `keep` (one a headline) is true, in their order.
@@ -166,6 +180,7 @@ struct HeadlineFingerprints {
                 numberEnds[kept] = Int32(numberWrite)
                 tokenEnds[kept] = Int32(tokenWrite)
                 contentKeys[kept] = contentKeys[index]
+                groups[kept] = groups[index]
                 kept += 1
             }
             shingleStart = shingleEnd
@@ -180,6 +195,7 @@ struct HeadlineFingerprints {
         numberEnds.removeLast(numberEnds.count - kept)
         tokenEnds.removeLast(tokenEnds.count - kept)
         contentKeys.removeLast(contentKeys.count - kept)
+        groups.removeLast(groups.count - kept)
     }
 
     /// Moves `array[range]` to start at `position` (at most `range.lowerBound`).
@@ -347,6 +363,10 @@ struct HeadlineFingerprints {
 
     /// Whether headline `index` has any number.
     func hasNumbers(_ index: Int) -> Bool { !numberRange(index).isEmpty }
+
+    /// Whether headlines `first` and `second` are of one group (never near-duplicates).
+    @inline(__always)
+    func shareGroup(_ first: Int, _ second: Int) -> Bool { groups[first] >= 0 && groups[first] == groups[second] }
 }
 
 extension HeadlineShingles {

@@ -16,6 +16,10 @@
 /// cluster never holds two headlines that are different stories by those checks, so a headline without numbers cannot
 /// chain `… 6.10 …` and `… 6.11 …` together. The output does not depend on the order of the input (as sets), except in
 /// the rare buckets with more members than the scan limit.
+///
+/// Headlines may come in groups (the pipeline's: one a source): two headlines of one group are never near-duplicates,
+/// not even when they are the same, and no cluster holds two of one group. A source's two entries with different
+/// ids and links are two entries, however alike their headlines (`Changelog (v1.2.3)`, `Changelog (v1.2.4)`).
 public struct NearDuplicateDetector: Sendable {
     /// The default ``threshold``, tuned on the labelled headline pairs in the tests
     /// (`Tests/TributaryCoreTests/Fixtures/headline-pairs.tsv`).
@@ -73,10 +77,11 @@ public struct NearDuplicateDetector: Sendable {
         clusters(count: titles.count) { titles[$0] }
     }
 
-    /// ``clusters(_:)`` of `count` titles read one by one (no array of them is made).
-    func clusters(count: Int, title: (Int) -> String?) -> [[Int]] {
+    /// ``clusters(_:)`` of `count` titles read one by one (no array of them is made), each of the group `group`
+    /// gives (nil: a group of its own); two titles of one group are never in one cluster.
+    func clusters(count: Int, title: (Int) -> String?, group: (Int) -> Int32? = { _ in nil }) -> [[Int]] {
         var store = HeadlineFingerprints(capacity: count)
-        for index in 0..<count { store.append(title(index)) }
+        for index in 0..<count { store.append(title(index), group: group(index)) }
         return clusters(of: store)
     }
 
@@ -130,9 +135,11 @@ public struct NearDuplicateDetector: Sendable {
         let count = store.count
         guard count > 1 else { return [] }
 
-        // Headlines with identical fingerprints are one representative.
+        // Headlines with identical fingerprints are one representative, of at most one headline a group: the table
+        // holds a key's latest representative, and a headline of a group it has already starts one of its own.
         var representativeOf = [Int32](repeating: -1, count: count)
         var representatives: [Int32] = []
+        var sharedGroups = RepresentativeGroups()
         // The first slot of a key's probe is asked for sixteen headlines ahead (with a million headlines the table
         // has 16 MB, and each probe a cache miss), so the processor overlaps the misses instead of waiting for one
         // after the other.
@@ -144,8 +151,12 @@ public struct NearDuplicateDetector: Sendable {
             let slot = exact.slot(for: key)
             let existing = exact[value: slot]
             if existing >= 0 && store.contentKeys[Int(existing)] == key {
-                representativeOf[index] = existing
-                continue
+                if !store.hasGroups || !sharedGroups.holds(existing, group: store.groups[index], store) {
+                    representativeOf[index] = existing
+                    if store.hasGroups { sharedGroups.add(store.groups[index], to: existing) }
+                    continue
+                }
+                exact[value: slot] = Int32(index)
             }
             if existing < 0 { exact[value: slot] = Int32(index) }  // else: the slot's low key bits collide; no merge
             representatives.append(Int32(index))
@@ -153,7 +164,7 @@ public struct NearDuplicateDetector: Sendable {
         }
 
         let links = candidateLinks(store, representatives)
-        let root = join(store, links, count: count)
+        let root = join(store, links, count: count, groups: sharedGroups)
 
         // Arrays only for the clusters of two or more: most headlines are alone.
         var sizeOfRoot = [Int32](repeating: 0, count: count)
@@ -310,7 +321,9 @@ public struct NearDuplicateDetector: Sendable {
             if index + 8 < survivors.count { store.prefetchFingerprint(Int(survivors[index + 8].second)) }
             let first = Int(survivors[index].first)
             let second = Int(survivors[index].second)
-            guard let similarity = similarity(store, first, second), HeadlineComparison.veto(store, first, second) == nil
+            // The groups are read only for the few pairs that reach the threshold (each a cache miss with many headlines).
+            guard let similarity = similarity(store, first, second), !store.shareGroup(first, second),
+                HeadlineComparison.veto(store, first, second) == nil
             else { continue }
             let keys = (store.contentKeys[first], store.contentKeys[second])
             links.append(
@@ -332,10 +345,11 @@ public struct NearDuplicateDetector: Sendable {
         return similarity
     }
 
-    /// Joins linked headlines into clusters, most similar pairs first. Two clusters are not joined when their
-    /// numbers disagree or when any two of their members are different stories by ``HeadlineComparison`` (so
-    /// `金价再创历史新高` cannot chain `黄金价格…` and `白银价格…` together). Returns each headline's cluster root.
-    private func join(_ store: HeadlineFingerprints, _ links: [Link], count: Int) -> (Int) -> Int32 {
+    /// Joins linked headlines into clusters, most similar pairs first. Two clusters are not joined when they hold
+    /// headlines of one group, when their numbers disagree or when any two of their members are different stories
+    /// by ``HeadlineComparison`` (so `金价再创历史新高` cannot chain `黄金价格…` and `白银价格…` together). Returns each
+    /// headline's cluster root.
+    private func join(_ store: HeadlineFingerprints, _ links: [Link], count: Int, groups: RepresentativeGroups) -> (Int) -> Int32 {
         let ordered = links.sorted { left, right in
             if left.similarity != right.similarity { return left.similarity > right.similarity }
             if left.keys.0 != right.keys.0 { return left.keys.0 < right.keys.0 }
@@ -343,6 +357,8 @@ public struct NearDuplicateDetector: Sendable {
         }
         var sets = DisjointSets(count: count)
         var members: [Int32: [Int32]] = [:]
+        // Each cluster's groups, sorted, when the headlines have groups (a representative's are those of its headlines).
+        var groupsOfRoot: [Int32: [Int32]] = [:]
         for link in ordered {
             let a = sets.find(Int(link.first))
             let b = sets.find(Int(link.second))
@@ -355,15 +371,49 @@ public struct NearDuplicateDetector: Sendable {
             let membersA = members[Int32(a)] ?? [Int32(a)]
             let membersB = members[Int32(b)] ?? [Int32(b)]
             guard !anyVeto(store, membersA, membersB, except: (link.first, link.second)) else { continue }
+            var joinedGroups: [Int32] = []
+            if store.hasGroups {
+                guard
+                    let merged = Self.disjointUnion(
+                        groupsOfRoot[Int32(a)] ?? groups.groups(of: Int32(a), store),
+                        groupsOfRoot[Int32(b)] ?? groups.groups(of: Int32(b), store))
+                else { continue }
+                joinedGroups = merged
+            }
             let relation = store.numberRelation(ownerA, ownerB)
             let owner = relation == .secondIsSubset || !store.hasNumbers(ownerB) ? ownerA : ownerB
             let root = sets.union(a, b, numberOwner: Int32(owner))
             members[Int32(a)] = nil
             members[Int32(b)] = nil
             members[Int32(root)] = membersA + membersB
+            if store.hasGroups {
+                groupsOfRoot[Int32(a)] = nil
+                groupsOfRoot[Int32(b)] = nil
+                groupsOfRoot[Int32(root)] = joinedGroups
+            }
         }
         let roots = (0..<count).map { Int32(sets.find($0)) }
         return { roots[$0] }
+    }
+
+    /// The union of two sorted lists of groups, or nil when they share one.
+    private static func disjointUnion(_ first: [Int32], _ second: [Int32]) -> [Int32]? {
+        var union: [Int32] = []
+        union.reserveCapacity(first.count + second.count)
+        var i = 0
+        var j = 0
+        while i < first.count || j < second.count {
+            if j == second.count || (i < first.count && first[i] < second[j]) {
+                union.append(first[i])
+                i += 1
+            } else if i == first.count || second[j] < first[i] {
+                union.append(second[j])
+                j += 1
+            } else {
+                return nil
+            }
+        }
+        return union
     }
 
     /// The most members of each cluster that are checked against the other cluster before a join.
@@ -379,6 +429,32 @@ public struct NearDuplicateDetector: Sendable {
             }
         }
         return false
+    }
+}
+
+/// The groups of the headlines each representative stands for, when it stands for more than its own: which
+/// representatives a headline may join, and which groups a cluster holds.
+private struct RepresentativeGroups {
+    /// For a representative that stands for headlines of other groups than its own, those groups, in the order
+    /// they came.
+    private var more: [Int32: [Int32]] = [:]
+
+    /// Whether representative `representative` stands for a headline of `group` (never, for a group of its own).
+    func holds(_ representative: Int32, group: Int32, _ store: HeadlineFingerprints) -> Bool {
+        guard group >= 0 else { return false }
+        return store.groups[Int(representative)] == group || more[representative]?.contains(group) == true
+    }
+
+    /// Records that `representative` stands for a headline of `group` too.
+    mutating func add(_ group: Int32, to representative: Int32) {
+        guard group >= 0 else { return }
+        more[representative, default: []].append(group)
+    }
+
+    /// The groups of the headlines `representative` stands for, sorted (without the groups of their own).
+    func groups(of representative: Int32, _ store: HeadlineFingerprints) -> [Int32] {
+        let own = store.groups[Int(representative)]
+        return ((own >= 0 ? [own] : []) + (more[representative] ?? [])).sorted()
     }
 }
 

@@ -10,6 +10,9 @@ public struct HTMLAdapter: SourceAdapter {
     public static let kind = "html"
     public static let aliases = ["xpath", "scrape"]
     public static let summary = "Any HTML page, scraped with XPath expressions in the configuration (no Swift needed)"
+    /// An element's text, an attribute's value: what XPath gives is plain text already (the page's entities decoded
+    /// by the HTML parser); `content` takes the markup on its own way.
+    public static let itemText = ItemTextForm.plain
 
     public static let options = [
         AdapterOption("url", .string, required: true, help: "the page: an http(s) URL, a file: URL or a path (may use {variables})"),

@@ -41,10 +41,17 @@ struct PlainTextEndToEndTests {
 
         """
 
+    /// A scraped page: an element's text is plain once the HTML parser has decoded it.
+    static let page = """
+        <html><body><ul><li><a href="https://h.example/1">Scraped: Vec&lt;T&gt; &amp; HashMap&lt;K, V&gt;</a></li></ul></body></html>
+
+        """
+
     static let config = """
         title: Plain text
         link: https://example.org/
         sources:
+          - {name: page, adapter: html, url: feeds/p.html, items: //li, fields: {title: ./a, url: ./a/@href}}
           - {name: atom, adapter: rss, url: feeds/a.xml}
           - {name: rss, adapter: rss, url: feeds/r.xml}
           - {name: json, adapter: jsonfeed, url: feeds/j.json}
@@ -57,9 +64,9 @@ struct PlainTextEndToEndTests {
 
         """
 
-    /// The titles as the parser reads the feeds, newest first.
+    /// The titles as the parser reads the feeds, newest first (the page's item has no date: it is dated now).
     static let titles = [
-        "Vec<T> and Option<Box<T>> in Rust", "The <script> element explained", "Why <div> soup is bad",
+        "Scraped: Vec<T> & HashMap<K, V>", "Vec<T> and Option<Box<T>> in Rust", "The <script> element explained", "Why <div> soup is bad",
         "Templates: <template> & <slot>", "Generic List<T> in C#", "R&D &copy; report",
     ]
 
@@ -69,6 +76,7 @@ struct PlainTextEndToEndTests {
         try folder.write(Self.atom, to: "feeds/a.xml")
         try folder.write(Self.rss, to: "feeds/r.xml")
         try folder.write(Self.jsonFeed, to: "feeds/j.json")
+        try folder.write(Self.page, to: "feeds/p.html")
         try folder.write(Self.config, to: "feeds.yaml")
         let result = try await TributaryBinary.run(["run", "--no-state", "-q"], in: folder.url.path)
         #expect(result.status == 0, "\(result.standardError)")

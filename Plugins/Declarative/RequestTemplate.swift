@@ -1,5 +1,6 @@
 import Foundation
 import TributaryCore
+import TributaryJSON
 
 /// The request of one page of a declarative source: a URL template, method, headers, query and
 /// body, whose `{cursor}`, `{page}`, `{offset}` and `variables:` holes are filled per page.
@@ -122,19 +123,7 @@ struct RequestTemplate: Sendable {
     /// A value as the inside of a JSON string: quotes, backslashes and control characters escaped (the template writes
     /// the quotes around the hole; a number fills an unquoted hole unchanged).
     static func jsonEscaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        // The writer's own escaping of a string, without the quotes it puts around it.
+        String(JSONWriter.string(from: .string(text), style: .compact).dropFirst().dropLast())
     }
 }

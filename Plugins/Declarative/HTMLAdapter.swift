@@ -53,12 +53,7 @@ public struct HTMLAdapter: SourceAdapter {
         baseURL = errors.attempt { () throws(ConfigError) in try options.baseURL() } ?? nil
         let request = errors.attempt { () throws(ConfigError) in try RequestTemplate(options: options) }
         let items = errors.attempt { () throws(ConfigError) in
-            guard let itemsText = options.string("items") else { throw options.error("items", "missing 'items'") }
-            do throws(MappingError) {
-                return try XPathExpression(itemsText)
-            } catch {
-                throw options.error("items", "'items': \(error.message)")
-            }
+            try options.items { text throws(MappingError) in try XPathExpression(text) }
         }
         itemsLocation = options.location("items")
         let reader = MappingReader<XPathExpression>(options: options, expressionKey: "xpath") { text throws(MappingError) in

@@ -51,14 +51,7 @@ public struct JSONAdapter: SourceAdapter {
         baseURL = errors.attempt { () throws(ConfigError) in try options.baseURL() } ?? nil
         let reader = MappingReader<JSONPath>(options: options, expressionKey: "path") { text throws(MappingError) in try JSONPath(text) }
         let request = errors.attempt { () throws(ConfigError) in try RequestTemplate(options: options) }
-        let items = errors.attempt { () throws(ConfigError) in
-            guard let itemsText = options.string("items") else { throw options.error("items", "missing 'items'") }
-            do throws(MappingError) {
-                return try JSONPath(itemsText)
-            } catch {
-                throw options.error("items", "'items': \(error.message)")
-            }
-        }
+        let items = errors.attempt { () throws(ConfigError) in try options.items { text throws(MappingError) in try JSONPath(text) } }
         itemsLocation = options.location("items")
         let mapping = errors.attempt { () throws(ConfigError) in
             guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }

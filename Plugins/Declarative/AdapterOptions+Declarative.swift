@@ -11,4 +11,14 @@ extension AdapterOptions {
         }
         return url
     }
+
+    /// The required `items` option, compiled in the adapter's language (a JSON path, an XPath).
+    func items<Expression>(_ compile: (String) throws(MappingError) -> Expression) throws(ConfigError) -> Expression {
+        guard let text = string("items") else { throw error("items", "missing 'items'") }
+        do throws(MappingError) {
+            return try compile(text)
+        } catch {
+            throw self.error("items", "'items': \(error.message)")
+        }
+    }
 }

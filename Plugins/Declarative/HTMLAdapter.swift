@@ -59,10 +59,7 @@ public struct HTMLAdapter: SourceAdapter {
         let reader = MappingReader<XPathExpression>(options: options, expressionKey: "xpath") { text throws(MappingError) in
             try XPathExpression(text)
         }
-        let mapping = errors.attempt { () throws(ConfigError) in
-            guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }
-            return try reader.mapping(fields)
-        }
+        let mapping = errors.attempt { () throws(ConfigError) in try reader.fields() }
         pages = options.integer("pages") ?? 1
         let pagination = errors.attempt { () throws(ConfigError) in try Self.pagination(options, reader: reader, request: request) }
         try errors.check()

@@ -53,10 +53,7 @@ public struct JSONAdapter: SourceAdapter {
         let request = errors.attempt { () throws(ConfigError) in try RequestTemplate(options: options) }
         let items = errors.attempt { () throws(ConfigError) in try options.items { text throws(MappingError) in try JSONPath(text) } }
         itemsLocation = options.location("items")
-        let mapping = errors.attempt { () throws(ConfigError) in
-            guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }
-            return try reader.mapping(fields)
-        }
+        let mapping = errors.attempt { () throws(ConfigError) in try reader.fields() }
         pages = options.integer("pages") ?? 1
         let pagination = errors.attempt { () throws(ConfigError) in try Self.pagination(options, reader: reader, request: request) }
         try errors.check()

@@ -58,6 +58,12 @@ struct MappingReader<Expression: Sendable & Hashable & CustomStringConvertible> 
         }
     }
 
+    /// The required `fields:` option.
+    func fields() throws(ConfigError) -> ItemMapping<Expression> {
+        guard let fields = options.tree("fields") else { throw options.error("fields", "missing 'fields'") }
+        return try mapping(fields)
+    }
+
     /// The `fields:` mapping. Every field is read, so that the problems of all of them are reported together.
     func mapping(_ node: OptionNode) throws(ConfigError) -> ItemMapping<Expression> {
         typealias Mapping = ItemMapping<Expression>

@@ -97,10 +97,10 @@ public final class StateStore: @unchecked Sendable {
     private init(readingOnly path: String) throws(StateError) {
         self.path = path
         writes = false
-        let (file, found) = try Self.openToRead(path)
+        let (file, found, isFile) = try Self.openToRead(path)
         guard found < StateSchema.current else {
             connection = file
-            readsFile = true
+            readsFile = isFile
             return
         }
         do {
@@ -114,18 +114,41 @@ public final class StateStore: @unchecked Sendable {
         readsFile = false
     }
 
-    /// The file opened only to read it, and its schema version. Read-only, SQLite writes nothing, not even a checkpoint
-    /// of the log; it still needs the log's index beside the file (`-shm`), so a user who may not create that reads a
-    /// file without a log (one copied or restored alone) as immutable.
-    private static func openToRead(_ path: String) throws(StateError) -> (SQLiteConnection, Int) {
+    /// The file opened only to read it, its schema version, and whether the connection is to the file itself.
+    /// Read-only, SQLite writes nothing, not even a checkpoint of the log; it still needs the log's index beside the
+    /// file (`-shm`), so a user who may not create that reads a file without a log (one copied or restored alone) as
+    /// immutable, and a file with a log (its last runs' changes) through a copy of both in memory.
+    private static func openToRead(_ path: String) throws(StateError) -> (SQLiteConnection, Int, Bool) {
         do {
             let file = try connect(path, readOnly: true)
-            return (file, try schemaVersion(of: file, path: path))
+            return (file, try schemaVersion(of: file, path: path), true)
         } catch {
-            guard !FileManager.default.fileExists(atPath: path + "-wal") else { throw error }
-            let file = try connect(path, immutable: true)
-            return (file, try schemaVersion(of: file, path: path))
+            guard FileManager.default.fileExists(atPath: path + "-wal") else {
+                let file = try connect(path, immutable: true)
+                return (file, try schemaVersion(of: file, path: path), true)
+            }
+            guard error.kind == .unusable, let copy = try? readCopy(of: path) else { throw error }
+            return (copy, try schemaVersion(of: copy, path: path), false)
         }
+    }
+
+    /// The state at `path` and its log, copied into a folder of the user's own (where SQLite may make the log's index
+    /// and read the log into the copy), then into memory; the folder is removed.
+    private static func readCopy(of path: String) throws -> SQLiteConnection {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tributary-state-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copyPath = folder.appendingPathComponent("state.sqlite").path
+        try FileManager.default.copyItem(atPath: path, toPath: copyPath)
+        try FileManager.default.copyItem(atPath: path + "-wal", toPath: copyPath + "-wal")
+        let memory = try SQLiteConnection(path: ":memory:")
+        // In a scope of its own, so that the copy is closed before its folder is removed.
+        do {
+            let copy = try SQLiteConnection(path: copyPath)
+            try copy.copy(into: memory)
+        }
+        return memory
     }
 
     private static func connect(_ path: String, readOnly: Bool = false, immutable: Bool = false) throws(StateError) -> SQLiteConnection {

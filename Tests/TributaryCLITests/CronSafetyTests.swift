@@ -149,6 +149,28 @@ struct CronSafetyTests {
         #expect(server.requestCount("/a.xml") == requestsAfterDryRun, "nothing was fetched")
     }
 
+    @Test("A state whose log lost its index (-shm), in a folder the user cannot write: status reads the log's changes too")
+    func logWithoutItsIndex() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let folder = try await Self.folderAfterOneRun(server)
+        let state = folder.path(".tributary")
+        let wal = (try? FileManager.default.attributesOfItem(atPath: state + "/state.sqlite-wal")[.size] as? Int) ?? 0
+        #expect(wal > 0, "the first run's changes are in the log")
+        try FileManager.default.removeItem(atPath: state + "/state.sqlite-shm")
+        for name in try FileManager.default.contentsOfDirectory(atPath: state) { chmod(state + "/" + name, 0o444) }
+        chmod(state, 0o555)
+        chmod(folder.url.path, 0o755)
+        defer {
+            chmod(state, 0o755)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: state)) ?? [] { chmod(state + "/" + name, 0o644) }
+        }
+        let status = try await Self.runWithoutWriteAccess(["status"], folder: folder)
+        #expect(status.status == 0, "\(status.standardError)")
+        #expect(status.standardOutput.contains("exit 0  1 source"), "the first run, from the log: \(status.standardOutput)")
+        #expect(!FileManager.default.fileExists(atPath: state + "/state.sqlite-shm"), "nothing made beside it")
+    }
+
     @Test("Changed source settings send no validators: the items are made anew, not brought back by a 304")
     func changedSettingsReadAfresh() async throws {
         let server = try LoopbackServer()

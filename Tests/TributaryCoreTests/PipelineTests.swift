@@ -59,6 +59,12 @@ struct PipelineTests {
                     id: "2", source: "news", image: "https://a.example/2.png", authors: [Author(name: "Bo", url: "mailto:bo@example.org")]),
                 Item(id: "3", source: "news", url: "https://a.example/3"),
             ])
+        // The run says so, once for the source.
+        let result = Self.pipeline.run([batch])
+        #expect(
+            result.problems["news"]?.map(\.description) == [
+                "warning: 9 links were left out: not web links (scripts, data, local files, or relative links with nothing to resolve them against)"
+            ])
     }
 
     @Test("without max_items every distinct item is kept, in the source's order")

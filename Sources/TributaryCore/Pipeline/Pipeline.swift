@@ -270,6 +270,14 @@ public struct Pipeline: Sendable {
                 stages.timings.nearDuplicates += started.duration(to: clock.now)
             }
         }
+        if preparation.removedLinks > 0 {
+            let count = preparation.removedLinks
+            found.append(
+                Problem(
+                    .warning,
+                    "\(count) link\(count == 1 ? " was" : "s were") left out: not web links (scripts, data, local files, or "
+                        + "relative links with nothing to resolve them against)"))
+        }
         if !found.isEmpty { stages.problems[source.name] = found }
     }
 
@@ -340,6 +348,8 @@ public struct Pipeline: Sendable {
         private var seen: SeenStrings
         private var count = 0
         private let source: SourceConfig
+        /// How many links that are not web links were removed from the items so far.
+        private(set) var removedLinks = 0
 
         /// Takes `items` (left empty) from `source`.
         init(_ source: SourceConfig, taking items: inout [Item]) {
@@ -378,7 +388,7 @@ public struct Pipeline: Sendable {
                 items.append(item)
                 let last = items.count - 1
                 items[last].source = source.name
-                WebLink.apply(to: &items[last])
+                removedLinks += WebLink.apply(to: &items[last])
                 for tag in source.tags where !items[last].tags.contains(tag) { items[last].tags.append(tag) }
                 count += 1
                 moved += 1

@@ -52,6 +52,50 @@ struct RecordReplayTests {
                 })
     }
 
+    @Test("A folder holds one recording: recording again removes the earlier one's bodies and a failed source its items.json")
+    func recordingAgainReplacesTheEarlierRecording() async throws {
+        let live = try JSONAdapterTests.qdailyServer()
+        let folder = try TemporaryDirectory()
+        _ = try folder.write(JSONAdapterTests.qdailyYAML(base: live.baseURL, pages: 5), to: "three.yaml")
+        _ = try folder.write(
+            JSONAdapterTests.qdailyYAML(base: live.baseURL, pages: 1).replacingOccurrences(of: "name: qdaily", with: "name: one"),
+            to: "one.yaml")
+        _ = try folder.write(
+            JSONAdapterTests.qdailyYAML(base: live.url("/gone"), pages: 1).replacingOccurrences(of: "name: qdaily", with: "name: bad"),
+            to: "bad.yaml")
+        func files() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: folder.path("rec")).sorted()
+        }
+
+        let three = try await TributaryBinary.run(["record", "qdaily", "-c", "three.yaml", "-o", "rec"], in: folder.url.path)
+        #expect(three.status == 0, "\(three.standardError)")
+        _ = try folder.write("mine", to: "rec/notes.txt")
+        _ = try folder.write("mine", to: "rec/7.body")
+        #expect(try files() == ["001.body", "002.body", "003.body", "7.body", "exchanges.json", "items.json", "notes.txt"])
+
+        let one = try await TributaryBinary.run(["record", "one", "-c", "one.yaml", "-o", "rec"], in: folder.url.path)
+        #expect(one.standardError == "tributary: recorded 1 exchange of 'one' into rec (28 items)\n")
+        #expect(try files() == ["001.body", "7.body", "exchanges.json", "items.json", "notes.txt"])
+        let recording = try Recording.read(from: folder.url.appendingPathComponent("rec"))
+        #expect(recording.source == "one")
+        #expect(recording.exchanges.map(\.url) == [live.url("/app3/homes/index/0.json")])
+        let feed = try JSONSerialization.jsonObject(with: Data(try folder.read("rec/items.json").utf8)) as? [String: Any]
+        #expect((feed?["items"] as? [Any])?.count == 28)
+
+        let bad = try await TributaryBinary.run(["record", "bad", "-c", "bad.yaml", "-o", "rec"], in: folder.url.path)
+        #expect(bad.status == 3)
+        #expect(
+            bad.standardError == """
+                tributary: recorded 1 exchange of 'bad' into rec; no items.json: the source failed \
+                (the earlier recording's items.json was removed)
+                tributary: [bad] failed: \(live.url("/gone/app3/homes/index/0.json")): HTTP 404 Not Found
+
+                """)
+        #expect(try files() == ["001.body", "7.body", "exchanges.json", "notes.txt"])
+        #expect(try Recording.read(from: folder.url.appendingPathComponent("rec")).source == "bad")
+        #expect(try folder.read("rec/notes.txt") == "mine")
+    }
+
     @Test func aRequestTheRecordingDoesNotHoldIs404() async throws {
         let server = try LoopbackServer()
         server.replay(

@@ -16,7 +16,9 @@ enum RecordCommand: Command {
             NNN.body file per response body, and items.json, the JSON Feed of the items the adapter
             made from them. Tests replay the folder through the loopback server (TestSupport's
             LoopbackServer.replay) and compare the adapter's items with the expected ones. Exit status
-            3 when the source failed (what was fetched before the failure is still written).
+            3 when the source failed (what was fetched before the failure is still written, without
+            items.json). The folder holds one recording: the exchanges.json, NNN.body files and
+            items.json of an earlier one are replaced or removed; other files are left alone.
             """,
         options: CommonOptions.all + [
             OptionSpec(long: "output", short: "o", valueName: "DIR", help: "The folder to write (default recordings/SOURCE).")
@@ -58,11 +60,21 @@ enum RecordCommand: Command {
             failure = String(describing: error)
         }
         let recording = recorder.recording(source: source.name)
+        let itemsFile = folder.appendingPathComponent("items.json")
+        var removedItems = false
         do {
             try recording.write(to: folder)
             if let result {
                 let feed = JSONFeedWriter().document(feed: result.feed ?? FeedInfo(title: source.name), items: result.items)
-                try AtomicFile.write(Array(feed.utf8), to: folder.appendingPathComponent("items.json"))
+                try AtomicFile.write(Array(feed.utf8), to: itemsFile)
+            } else if FileManager.default.fileExists(atPath: itemsFile.path) {
+                // An earlier recording's items would pass for this source's.
+                do {
+                    try FileManager.default.removeItem(at: itemsFile)
+                } catch {
+                    throw Recording.FileError(path: itemsFile.path, reason: "cannot remove the items of an earlier recording")
+                }
+                removedItems = true
             }
         } catch {
             context.console.diagnostic("\(CommandLineTool.programName): \(error)")
@@ -74,6 +86,8 @@ enum RecordCommand: Command {
             "\(CommandLineTool.programName): recorded \(count) exchange\(count == 1 ? "" : "s") of '\(source.name)' into \(folderPath)"
         if let result { summary += " (\(result.items.count) item\(result.items.count == 1 ? "" : "s"))" }
         if let failure {
+            summary += "; no items.json: the source failed"
+            if removedItems { summary += " (the earlier recording's items.json was removed)" }
             context.console.diagnostic(summary + "\n\(CommandLineTool.programName): [\(source.name)] failed: \(failure)")
             return ExitStatus.nothingProduced.rawValue
         }

@@ -55,12 +55,19 @@ public struct Recording: Sendable, Hashable {
         /// What went wrong.
         public var reason: String
 
+        /// Creates an error about the file at `path`.
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
+
         /// `path: reason`.
         public var description: String { "\(path): \(reason)" }
     }
 
-    /// Writes the recording into `folder` (created if needed; files of an earlier recording there
-    /// are replaced).
+    /// Writes the recording into `folder` (created if needed). A folder holds one recording: the
+    /// `exchanges.json` of an earlier one is replaced and its `NNN.body` files that this one does
+    /// not write are removed; any other file there is left alone.
     public func write(to folder: URL) throws(FileError) {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -68,8 +75,10 @@ public struct Recording: Sendable, Hashable {
             throw FileError(path: folder.path, reason: "cannot create the folder")
         }
         var entries: [JSONValue] = []
+        var bodyNames: Set<String> = []
         for (index, exchange) in exchanges.enumerated() {
             let name = String(format: "%03d.body", index + 1)
+            bodyNames.insert(name)
             let headers = exchange.headers.filter { !Self.transferHeaders.contains($0.name.lowercased()) }
             entries.append(
                 .object(
@@ -89,6 +98,35 @@ public struct Recording: Sendable, Hashable {
             try AtomicFile.write(JSONWriter.bytes(from: index) + [0x0A], to: folder.appendingPathComponent("exchanges.json"))
         } catch {
             throw FileError(path: error.path, reason: error.reason)
+        }
+        try Self.removeBodies(in: folder, except: bodyNames)
+    }
+
+    /// Whether `name` has the form of a body file `write(to:)` writes: three or more ASCII digits
+    /// and `.body` (`001.body`, `1000.body`).
+    private static func isBodyFileName(_ name: String) -> Bool {
+        guard name.hasSuffix(".body") else { return false }
+        let digits = name.utf8.dropLast(5)
+        return digits.count >= 3 && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    /// Removes the body files of an earlier recording in `folder` other than `kept`.
+    private static func removeBodies(in folder: URL, except kept: Set<String>) throws(FileError) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            throw FileError(path: folder.path, reason: "cannot list the folder")
+        }
+        for name in names.sorted() where isBodyFileName(name) && !kept.contains(name) {
+            let file = folder.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch {
+                throw FileError(path: file.path, reason: "cannot remove this body of an earlier recording")
+            }
         }
     }
 

@@ -30,15 +30,25 @@ struct KanzhihuPostsReader: Sendable {
 
     func read(in context: FetchContext) async throws -> SourceResult {
         let dates = DateParser(timeZone: context.timeZone, now: context.now)
-        // Three posts a day, ten a page: `days + 1` pages always reach past the window.
-        let result = try await Pagination.collect(first: Cursor(), pages: days + 1, maxItems: context.maxItems) { cursor in
+        // Three posts a day, ten a page: `days + 1` pages always reach past the window. An answer
+        // in several posts, on one page or on two, is one item with every post's tag.
+        let result = try await Pagination.collect(
+            first: Cursor(), pages: days + 1, maxItems: context.maxItems, merge: Self.mergeTags
+        ) { cursor in
             try await page(cursor, dates: dates, in: context)
         }
         let feed = FeedInfo(title: "看知乎", homePageURL: "https://www.kanzhihu.com/", language: "zh-CN")
         return SourceResult(items: result.items, feed: feed, problems: result.problems)
     }
 
-    /// One `getposts` page and the answers of its chosen posts.
+    /// Adds the tags of a later copy of an answer (from an older post) to the copy kept, the
+    /// newest post's, whose other fields win.
+    static func mergeTags(_ kept: inout Item, _ repeated: Item) {
+        for tag in repeated.tags where !kept.tags.contains(tag) { kept.tags.append(tag) }
+    }
+
+    /// One `getposts` page and the answers of its chosen posts, newest post first; an answer in
+    /// several of them is there once for each.
     private func page(_ cursor: Cursor, dates: DateParser, in context: FetchContext) async throws -> Pagination.Page<Cursor> {
         let response = try await api.get(try api.posts(before: cursor.before), in: context)
         if response.refusal != nil {
@@ -75,7 +85,6 @@ struct KanzhihuPostsReader: Sendable {
         }
 
         var items: [Item] = []
-        var positions: [String: Int] = [:]
         var failure: (any Error)?
         var anyRead = false
         for (post, expansion) in zip(chosen, expansions) {
@@ -83,15 +92,7 @@ struct KanzhihuPostsReader: Sendable {
             case .success(let expansion):
                 anyRead = true
                 problems += expansion.problems
-                for item in expansion.items {
-                    // The same answer in several posts is one item carrying every post's tag.
-                    if let position = positions[item.id] {
-                        for tag in item.tags where !items[position].tags.contains(tag) { items[position].tags.append(tag) }
-                    } else {
-                        positions[item.id] = items.count
-                        items.append(item)
-                    }
-                }
+                items += expansion.items
             case .failure(let error):
                 failure = failure ?? error
                 problems.append(Problem(.error, "post \(post.description): answers skipped: \(error)"))

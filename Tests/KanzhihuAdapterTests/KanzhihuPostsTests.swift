@@ -85,6 +85,28 @@ struct KanzhihuPostsTests {
         #expect(shared.first?.metrics["votes"] == 1466, "the copy in the newer post (recent) wins")
     }
 
+    @Test func anAnswerInPostsOnTwoPagesIsOneItemWithBothTags() async throws {
+        let harness = try KanzhihuHarness()
+        try harness.serve("/getposts", "getposts.json")
+        try harness.serve("/getposts/1456095600", "getposts_older.json")
+        try harness.serve("/getpostanswers/20160222/recent", "getpostanswers_archive.json")
+        try harness.serve("/getpostanswers/20160222/yesterday", "getpostanswers.json")
+        try harness.serve("/getpostanswers/20160221/recent", "getpostanswers_recent.json")
+        try harness.serve("/getpostanswers/20160221/yesterday", "getpostanswers_older.json")
+        let result = try await harness.fetch(["posts": .strings(["yesterday", "recent"]), "days": .integer(2)])
+        #expect(
+            result.items.map(\.id) == [
+                "24587133/28412345", "20827005/109904175", "40104565/85311234", "39981275/84810011", "19552101/84700002",
+            ])
+        // In 2016-02-22's yesterday (first page) and 2016-02-21's recent (second page): the newer
+        // post's copy, with its vote count, and both tags.
+        let shared = try #require(result.items.first { $0.id == "20827005/109904175" })
+        #expect(shared.tags == ["昨日最新", "近日热门"])
+        #expect(shared.metrics["votes"] == 1404)
+        #expect(harness.requestedPaths.contains("/getpostanswers/20160221/recent"))
+        #expect(result.problems.isEmpty)
+    }
+
     @Test func pagesBackWhileTheDaysWindowLasts() async throws {
         let harness = try KanzhihuHarness()
         try harness.serve("/getposts", "getposts.json")

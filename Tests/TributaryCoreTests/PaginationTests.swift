@@ -41,6 +41,22 @@ struct PaginationTests {
         #expect(result.pagesRead == read, "\(name)")
     }
 
+    @Test func anItemReadAgainIsMergedIntoTheCopyKeptOnThisPageOrAnEarlierOne() async throws {
+        let pages: [Int: Pagination.Page<Int>] = [
+            0: Pagination.Page(
+                items: [Item(id: "a", source: "s", tags: ["x"]), Item(id: "b", source: "s"), Item(id: "a", source: "s", tags: ["y"])],
+                next: 1),
+            1: Pagination.Page(items: [Item(id: "c", source: "s"), Item(id: "a", source: "s", title: "old", tags: ["z"])], next: nil),
+        ]
+        let mergeTags: (inout Item, Item) -> Void = { kept, repeated in kept.tags += repeated.tags }
+        let result = try await Pagination.collect(first: 0, pages: 5, merge: mergeTags) { try #require(pages[$0]) }
+        #expect(
+            result.items == [Item(id: "a", source: "s", tags: ["x", "y", "z"]), Item(id: "b", source: "s"), Item(id: "c", source: "s")])
+        #expect(result.stop == .noMore)
+        let dropped = try await Pagination.collect(first: 0, pages: 5) { try #require(pages[$0]) }
+        #expect(dropped.items == [Item(id: "a", source: "s", tags: ["x"]), Item(id: "b", source: "s"), Item(id: "c", source: "s")])
+    }
+
     @Test func aFailingFirstPageFailsAndALaterOneKeepsWhatWasRead() async throws {
         let book = Book(pages: [0: (["a"], 1)])
         let result = try await Pagination.collect(first: 0, pages: 5) { try book.page($0) }

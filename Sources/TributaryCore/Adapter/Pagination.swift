@@ -3,7 +3,7 @@ public import TributaryModel
 /// The pagination loop every paged API adapter needs, written once: follow a cursor page by
 /// page, stop at the first of `pages` pages, no next cursor, an empty page, a cursor seen before
 /// (a server that loops), no new items, or enough items; drop items already seen in this run
-/// (batches overlap).
+/// (batches overlap), or merge them into the copy kept.
 public enum Pagination {
     /// One page as an adapter read it.
     public struct Page<Cursor: Hashable & Sendable>: Sendable {
@@ -52,11 +52,15 @@ public enum Pagination {
 
     /// Reads pages from `first` on; `fetch` throws to fail the source (a first page that fails),
     /// and a later page that fails ends the loop with what was read, reported as a problem.
+    ///
+    /// An item whose id was read before, on this page or an earlier one, is dropped; with `merge`,
+    /// it is first merged into the copy kept (the one read first): `merge(&kept, repeated)`.
     public static func collect<Cursor: Hashable & Sendable>(
-        first: Cursor, pages: Int, maxItems: Int? = nil, fetch: (Cursor) async throws -> Page<Cursor>
+        first: Cursor, pages: Int, maxItems: Int? = nil, merge: ((inout Item, Item) -> Void)? = nil,
+        fetch: (Cursor) async throws -> Page<Cursor>
     ) async throws -> Result {
         var items: [Item] = []
-        var seenIDs = Set<String>()
+        var positions: [String: Int] = [:]
         var seenCursors: Set<Cursor> = [first]
         var problems: [Problem] = []
         var cursor = first
@@ -72,13 +76,21 @@ public enum Pagination {
             }
             pagesRead += 1
             problems += page.problems
-            let fresh = page.items.filter { seenIDs.insert($0.id).inserted }
-            items += fresh
+            var fresh = 0
+            for item in page.items {
+                if let position = positions[item.id] {
+                    merge?(&items[position], item)
+                } else {
+                    positions[item.id] = items.count
+                    items.append(item)
+                    fresh += 1
+                }
+            }
             if let maxItems, items.count >= maxItems {
                 return Result(items: Array(items.prefix(maxItems)), problems: problems, pagesRead: pagesRead, stop: .itemLimit)
             }
             let stop: Stop? =
-                if page.items.isEmpty { .emptyPage } else if fresh.isEmpty { .nothingNew } else if pagesRead >= pages {
+                if page.items.isEmpty { .emptyPage } else if fresh == 0 { .nothingNew } else if pagesRead >= pages {
                     .pageLimit
                 } else if page.next == nil { .noMore } else if let next = page.next, seenCursors.contains(next) { .repeatedCursor } else {
                     nil

@@ -6,7 +6,7 @@ import TributaryModel
 /// Reads one page of any Qdaily list: the `{meta, response}` envelope, the `has_more` /
 /// `last_key` cursor and every entry of `response.feeds` (and `response.banners` when asked).
 ///
-/// An envelope that is not usable (not an object, `meta.status` other than 200, no `response`,
+/// An envelope that is not usable (not an object, a `meta.status` other than 200 or `"200"`, no `response`,
 /// `feeds` not a list) throws, naming the URL and the field; one bad entry becomes a problem and
 /// the others are kept.
 struct QdailyPageReader: Sendable {
@@ -21,11 +21,14 @@ struct QdailyPageReader: Sendable {
         guard json.object != nil else {
             throw AdapterError("\(place): expected an object with 'meta' and 'response', found \(json.shape)")
         }
-        if let meta = json["meta"], !meta.isNull {
-            if let status = meta["status"]?.int, status != 200 {
-                let message = meta["msg"]?.text.map { " (\($0))" } ?? ""
-                throw AdapterError("\(place): the API answered meta.status \(status)\(message)")
+        // 200 as a number or a numeric string is success; anything else present fails: an error
+        // answer is no empty page.
+        if let meta = json["meta"], let status = meta["status"], !status.isNull, status.int != 200 {
+            let message = meta["msg"]?.text.map { " (\($0))" } ?? ""
+            if let code = status.int {
+                throw AdapterError("\(place): the API answered meta.status \(code)\(message)")
             }
+            throw AdapterError("\(place): meta.status is \(status.shape), expected 200\(message)")
         }
         guard let response = json["response"], !response.isNull else {
             throw AdapterError("\(place): the answer has no 'response'")

@@ -12,6 +12,14 @@ struct QdailyErrorTests {
     @Test(arguments: [
         (#"{"meta":{"status":404,"msg":"not found"},"response":{}}"#, "the API answered meta.status 404 (not found)"),
         (#"{"meta":{"status":"500"},"response":{"feeds":[]}}"#, "the API answered meta.status 500"),
+        (#"{"meta":{"status":"error"},"response":{"has_more":false,"feeds":[]}}"#, #"meta.status is a string "error", expected 200"#),
+        (
+            #"{"meta":{"status":"200 OK","msg":"busy"},"response":{"has_more":false,"feeds":[]}}"#,
+            #"meta.status is a string "200 OK", expected 200 (busy)"#
+        ),
+        (#"{"meta":{"status":true},"response":{"has_more":false,"feeds":[]}}"#, "meta.status is the boolean true, expected 200"),
+        (#"{"meta":{"status":200.5},"response":{"has_more":false,"feeds":[]}}"#, "meta.status is the number 200.5, expected 200"),
+        (#"{"meta":{"status":{"code":200}},"response":{"feeds":[]}}"#, "meta.status is an object, expected 200"),
         (#"{"meta":{"status":200,"msg":"success"}}"#, "the answer has no 'response'"),
         (#"{"meta":{"status":200,"msg":"success"},"response":null}"#, "the answer has no 'response'"),
         (#"{"meta":{"status":200,"msg":"success"},"response":[{"id":1}]}"#, "'response' is a list, expected an object"),
@@ -50,6 +58,8 @@ struct QdailyErrorTests {
         #"{"meta":{"status":200,"msg":"success"},"response":{"has_more":false,"feeds":null}}"#,
         #"{"response":{"has_more":false,"last_key":0,"feeds":[]}}"#,
         #"{"meta":null,"response":{"has_more":false,"feeds":[]}}"#,
+        #"{"meta":{"status":"200","msg":"success"},"response":{"has_more":false,"feeds":[]}}"#,
+        #"{"meta":{"status":null},"response":{"has_more":false,"feeds":[]}}"#,
     ])
     func anEmptyAnswerIsNoItemsAndNoFailure(body: String) async throws {
         let server = try LoopbackServer()

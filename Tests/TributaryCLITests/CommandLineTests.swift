@@ -99,6 +99,18 @@ struct CommandLineTests {
         #expect(result.out.contains("Every source also accepts:"))
     }
 
+    @Test("adapters names the zone a source without 'timezone' gets: kanzhihu's own wins over defaults.timezone")
+    func adaptersNamesEachAdaptersDefaultZone() async {
+        let out = await run(["adapters"]).out
+        #expect(
+            out.contains(
+                "  Dates without a zone are read in Asia/Shanghai unless the source sets 'timezone' (defaults.timezone does not apply).\n"))
+        #expect(
+            out.contains(
+                "IANA zone for dates without one (default: Asia/Shanghai for kanzhihu; for the others defaults.timezone or UTC)\n"))
+        #expect(!out.contains("(default: defaults.timezone or UTC)"))
+    }
+
     @Test func checkAcceptsAValidConfiguration() async throws {
         let folder = try CLIFixtures.folderWithFeeds()
         let config = try folder.write(CLIFixtures.standardConfig, to: "feeds.yaml")

@@ -21,7 +21,7 @@ enum AdaptersCommand: Command {
             if !adapter.aliases.isEmpty { text += " (also: \(adapter.aliases.joined(separator: ", ")))" }
             text += "\n  \(adapter.summary)\n"
             if let zone = adapter.defaultTimeZone {
-                text += "  Dates without a zone are read in \(zone) unless the source sets 'timezone'.\n"
+                text += "  Dates without a zone are read in \(zone) unless the source sets 'timezone' (defaults.timezone does not apply).\n"
             }
             let rows = adapter.options.map { option -> (String, String, String) in
                 var detail = option.help
@@ -44,9 +44,17 @@ enum AdaptersCommand: Command {
             ("timeout", "duration", "how long one fetch attempt may take (default: defaults.timeout, 30s)"),
             ("weight", "number", "the source's weight when ranking and merging duplicates (default: 1)"),
             ("tags", "list of strings", "tags added to every item of the source"),
-            ("timezone", "string", "IANA zone for dates without one (default: defaults.timezone or UTC)"),
+            ("timezone", "string", "IANA zone for dates without one (default: \(zoneDefault(registry)))"),
         ])
         return text
+    }
+
+    /// Where a source's zone comes from when it sets none: the adapter's own zone, for the adapters
+    /// that declare one, wins over `defaults.timezone`.
+    private static func zoneDefault(_ registry: AdapterRegistry) -> String {
+        let own = registry.adapters.compactMap { adapter in adapter.defaultTimeZone.map { "\($0) for \(adapter.kind)" } }
+        if own.isEmpty { return "defaults.timezone or UTC" }
+        return own.joined(separator: ", ") + "; for the others defaults.timezone or UTC"
     }
 
     private static func table(_ rows: [(String, String, String)]) -> String {

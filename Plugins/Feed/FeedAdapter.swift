@@ -39,7 +39,7 @@ public struct FeedAdapter: SourceAdapter {
         let options = FeedParser.Options(
             source: context.sourceName, documentURL: response.url.isFileURL ? nil : response.url, charset: response.charset,
             timeZone: context.timeZone,
-            now: context.now, sanitize: sanitize)
+            now: context.now, sanitize: sanitize, quotesContent: !response.url.isFileURL)
         let parsed: ParsedFeed
         do {
             parsed = try FeedParser(options).parse(response.body)

@@ -30,11 +30,15 @@ public struct FeedParser: Sendable {
         public var sanitize: Bool
         /// The largest document accepted, in bytes.
         public var maxBytes: Int
+        /// Whether the error for a document that is no markup may quote its first characters (`it starts with
+        /// 'hello world'`). False for a local file: the error is a source's failure, shown on the published page
+        /// and in reports, and a file the source was pointed at by mistake (a secret) must not appear there.
+        public var quotesContent: Bool
 
         /// Creates options; only the source name is required.
         public init(
             source: String, documentURL: URL? = nil, charset: String? = nil, timeZone: TimeZone = .gmt, now: Date = Date(),
-            sanitize: Bool = true, maxBytes: Int = 20 << 20
+            sanitize: Bool = true, maxBytes: Int = 20 << 20, quotesContent: Bool = true
         ) {
             self.source = source
             self.documentURL = documentURL
@@ -43,6 +47,7 @@ public struct FeedParser: Sendable {
             self.now = now
             self.sanitize = sanitize
             self.maxBytes = maxBytes
+            self.quotesContent = quotesContent
         }
     }
 
@@ -135,7 +140,8 @@ public struct FeedParser: Sendable {
 
     /// Why a document that libxml2 found no root element in is no feed, when it does not start with markup at all
     /// (plain text, a log line before the feed, a JSON array): what it starts with, which libxml2's "Document is
-    /// empty" does not say. Nil when it starts with `<` or is empty, for libxml2's own message.
+    /// empty" does not say. Nil when it starts with `<` or is empty, for libxml2's own message. Without
+    /// `quotesContent` it names only what kind of start it is.
     private func notMarkup(_ bytes: [UInt8]) -> FeedParseError? {
         let text = String(decoding: DocumentDecoder(httpCharset: options.charset).decode(bytes).bytes, as: UTF8.self)
         let content = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
@@ -155,9 +161,13 @@ public struct FeedParser: Sendable {
         }
         if content.count > 40 { shown += "…" }
         if first == "[" {
-            return FeedParseError("it starts with '\(shown)', a JSON array: a JSON Feed is an object ({…})")
+            return FeedParseError(
+                (options.quotesContent ? "it starts with '\(shown)', a JSON array" : "it is a JSON array")
+                    + ": a JSON Feed is an object ({…})")
         }
-        var message = "it starts with '\(shown)', which is neither XML nor JSON"
+        var message =
+            options.quotesContent
+            ? "it starts with '\(shown)', which is neither XML nor JSON" : "it starts with neither '<' nor '{': it is neither XML nor JSON"
         let lines = content.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         if let later = lines.dropFirst().firstIndex(where: { $0.first == "{" || $0.first == "<" }) {
             let skipped = text[..<content.startIndex].filter(\.isNewline).count

@@ -10,6 +10,28 @@ import Testing
 /// survives a kill.
 @Suite("End to end", .serialized)
 struct EndToEndTests {
+    /// A source pointed at a local file that is no feed fails without quoting the file: its reason is shown on the
+    /// published page, in the report and on standard error.
+    @Test func aLocalFileThatIsNoFeedIsNotQuoted() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        try folder.write("SECRET_TOKEN=abcd1234efgh5678 and more text here\n", to: "secret.env")
+        try folder.write(
+            """
+            sources:
+              - {name: english, adapter: jsonfeed, url: feeds/english.json}
+              - {name: secret, adapter: rss, url: secret.env}
+            outputs:
+              - {type: html, path: out/river.html}
+
+            """, to: "feeds.yaml")
+        let result = try await TributaryBinary.run(["run", "--no-state", "--report", "report.json"], in: folder.url.path)
+        #expect(result.status == 2, "\(result.standardError)")
+        for text in [try folder.read("out/river.html"), try folder.read("report.json"), result.standardError] {
+            #expect(text.contains("secret.env: it starts with neither ") && text.contains("': it is neither XML nor JSON"))
+            #expect(!text.contains("SECRET"))
+        }
+    }
+
     @Test func runWritesValidAtomAndJSONFeed() async throws {
         let folder = try CLIFixtures.folderWithFeeds()
         try folder.write(CLIFixtures.standardConfig, to: "feeds.yaml")

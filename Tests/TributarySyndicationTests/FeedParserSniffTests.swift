@@ -59,6 +59,23 @@ struct FeedParserSniffTests {
         #expect(error?.description == message)
     }
 
+    /// Without `quotesContent` (a local file, whose failure may reach a published page) none of the content is
+    /// quoted; what kind of start it is, and where a document seems to begin, still are.
+    @Test(arguments: [
+        ("SECRET_TOKEN=abcd1234 and more\n", "it starts with neither '<' nor '{': it is neither XML nor JSON"),
+        (
+            "password: hunter2\n{\"version\": \"https://jsonfeed.org/version/1.1\", \"items\": []}",
+            "it starts with neither '<' nor '{': it is neither XML nor JSON; "
+                + "a document seems to begin on line 2: is something printed before it?"
+        ),
+        ("[\"secret\"]", "it is a JSON array: a JSON Feed is an object ({…})"),
+    ])
+    func aLocalFileIsNotQuoted(text: String, message: String) {
+        let parser = FeedParser(FeedParser.Options(source: "file", quotesContent: false))
+        let error = #expect(throws: FeedParseError.self) { try parser.parse(Array(text.utf8)) }
+        #expect(error?.description == message)
+    }
+
     @Test func brokenJSONThrows() {
         #expect(throws: FeedParseError.self) { try Fixtures.parse(xml: "{\"version\": ") }
     }

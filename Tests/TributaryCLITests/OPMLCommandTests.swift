@@ -134,6 +134,27 @@ struct OPMLCommandTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == config)
     }
 
+    /// A configuration with CR LF line endings (written on Windows) or ending in a document end marker is one `check`
+    /// accepts: the sources are added, in its line endings, before the marker (after it they were a second document).
+    @Test(arguments: [
+        "sources:\r\n  - name: a\r\n    adapter: rss\r\n    url: https://a.example/f.xml\r\noutputs:\r\n  - type: stdout\r\n",
+        "---\nsources:\n  - name: a\n    adapter: rss\n    url: https://a.example/f.xml\n...\n",
+    ])
+    func appendAddsToAnyListCheckAccepts(config: String) async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-opml")
+        try folder.write(config, to: "feeds.yaml")
+        try folder.write("<opml><body><outline text=\"One\" xmlUrl=\"https://one.example/feed.xml\"/></body></opml>", to: "one.opml")
+        let result = try await TributaryBinary.run(["import-opml", "--append", "feeds.yaml", "one.opml"], in: folder.url.path)
+        #expect(result.status == 0)
+        #expect(result.standardError == "tributary: added 1 source to feeds.yaml\n")
+        let lineBreak = config.contains("\r\n") ? "\r\n" : "\n"
+        let last = "    url: https://a.example/f.xml" + lineBreak
+        let added = ["  - name: \"one\"", "    adapter: rss", "    url: \"https://one.example/feed.xml\""].map { $0 + lineBreak }.joined()
+        #expect(try folder.read("feeds.yaml") == config.replacingOccurrences(of: last, with: last + added))
+        let check = try await TributaryBinary.run(["check", "-c", "feeds.yaml"], in: folder.url.path)
+        #expect(check.standardOutput.hasPrefix("feeds.yaml: ok: 2 sources"), "\(check.standardError)")
+    }
+
     @Test func importReportsFilesThatAreNotOPML() async throws {
         let folder = try TemporaryDirectory(prefix: "tributary-opml")
         let path = try folder.write("<rss version=\"2.0\">\n<channel/></rss>\n", to: "feed.xml")

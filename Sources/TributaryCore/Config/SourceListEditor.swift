@@ -60,9 +60,10 @@ public enum SourceListEditor {
         return output + "\""
     }
 
-    /// The configuration text with `entries` added at the end of its block `sources:` list:
-    /// before the next top-level key (and the comment lines just above it), else at the end.
-    /// Throws, naming the place, when the text has no block `sources:` list to add to.
+    /// The configuration text with `entries` added at the end of its block `sources:` list: before the next top-level
+    /// key or a document end marker (`...`), and the comment lines just above it, else at the end. The new lines end
+    /// as the text's lines do (CR LF or LF). Throws, naming the place, when the text has no block `sources:` list to
+    /// add to.
     public static func appending(_ entries: [Entry], to text: String, file: String) throws(ConfigErrors) -> String {
         let root: YAMLNode?
         do {
@@ -75,10 +76,9 @@ public enum SourceListEditor {
                 ConfigError(file: file, line: nil, column: nil, message: "the configuration has no 'sources:' list to add to")
             ])
         }
-        var lines = text.components(separatedBy: "\n")
-        if lines.last == "" { lines.removeLast() }
+        var (lines, lineBreak) = Self.lines(of: text)
         guard let first = sources.value.sequence?.first, sources.value.mark.line - 1 < lines.count,
-            lines[sources.value.mark.line - 1].dropFirst(sources.value.mark.column - 1).first == "-"
+            lines[sources.value.mark.line - 1].unicodeScalars.dropFirst(sources.value.mark.column - 1).first == "-"
         else {
             throw ConfigErrors([
                 ConfigError(
@@ -89,15 +89,47 @@ public enum SourceListEditor {
         let itemLine = lines[first.mark.line - 1]
         let indent = String(itemLine.prefix { $0 == " " })
         let nextKey = pairs.map(\.key.mark).filter { $0.line > sources.key.mark.line }.min()
+        // Lines are counted from 0 here; marks from 1.
+        let documentEnd = lines.indices.first { $0 >= sources.key.mark.line && isDocumentEnd(lines[$0]) }
         var insertAt = lines.count
-        if let nextKey {
-            insertAt = nextKey.line - 1
+        if let end = [nextKey.map { $0.line - 1 }, documentEnd].compactMap({ $0 }).min() {
+            insertAt = end
             while insertAt > 0, lines[insertAt - 1].isEmpty || lines[insertAt - 1].hasPrefix("#") {
                 insertAt -= 1
             }
         }
         let added = yaml(entries, indent: indent).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         lines.insert(contentsOf: added, at: insertAt)
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: lineBreak) + lineBreak
+    }
+
+    /// The text's lines without their ends (CR LF, LF or a lone CR, as YAML counts lines), and the end of its first
+    /// line (LF when it has one line).
+    private static func lines(of text: String) -> (lines: [String], lineBreak: String) {
+        var lines: [String] = []
+        var lineBreak: String?
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        var index = start
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            guard scalar == "\n" || scalar == "\r" else {
+                index = scalars.index(after: index)
+                continue
+            }
+            lines.append(String(String.UnicodeScalarView(scalars[start..<index])))
+            var next = scalars.index(after: index)
+            if scalar == "\r", next < scalars.endIndex, scalars[next] == "\n" { next = scalars.index(after: next) }
+            if lineBreak == nil { lineBreak = String(String.UnicodeScalarView(scalars[index..<next])) }
+            start = next
+            index = next
+        }
+        if start < scalars.endIndex { lines.append(String(String.UnicodeScalarView(scalars[start...]))) }
+        return (lines, lineBreak ?? "\n")
+    }
+
+    /// Whether a line is YAML's document end marker: `...` at its start, alone or before a space and a comment.
+    private static func isDocumentEnd(_ line: String) -> Bool {
+        line.hasPrefix("...") && (line.count == 3 || line.dropFirst(3).first?.isWhitespace == true)
     }
 }

@@ -134,6 +134,83 @@ struct OPMLCommandTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == config)
     }
 
+    /// A list from elsewhere names web feeds: a path or another scheme would make a source read a local file, whose
+    /// start a failed run then showed on the published page. Such outlines are skipped with a warning at their line,
+    /// the rest are imported; `feed:` is the http(s) URL it wraps.
+    @Test func onlyWebFeedsAreImported() async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-opml")
+        try folder.write(
+            """
+            <?xml version="1.0"?>
+            <opml version="2.0"><body>
+            <outline text="Good" xmlUrl="https://good.example/feed.xml"/>
+            <outline text="Secret" xmlUrl="../secret.env"/>
+            <outline text="Host name" xmlUrl="/etc/hostname"/>
+            <outline text="Passwords" xmlUrl="file:///etc/passwd"/>
+            <outline text="Script" xmlUrl="javascript:alert(1)"/>
+            <outline text="Safari" xmlUrl="feed://safari.example/rss"/>
+            <outline text="Wrapped" xmlUrl="FEED:https://wrapped.example/atom"/>
+            <outline text="No host" xmlUrl="http:/nohost.example/feed"/>
+            </body></opml>
+
+            """, to: "list.opml")
+        let printed = try await TributaryBinary.run(["import-opml", "list.opml"], in: folder.url.path)
+        #expect(printed.status == 0)
+        #expect(
+            printed.standardOutput == """
+                sources:
+                  - name: "good"
+                    adapter: rss
+                    url: "https://good.example/feed.xml"
+                  - name: "safari"
+                    adapter: rss
+                    url: "http://safari.example/rss"
+                  - name: "wrapped"
+                    adapter: rss
+                    url: "https://wrapped.example/atom"
+
+                """)
+        let only = "; only web feeds are imported\n"
+        #expect(
+            printed.standardError == "list.opml:4: warning: skipped 'Secret': its xmlUrl '../secret.env' is a file path, not an http(s) URL"
+                + only
+                + "list.opml:5: warning: skipped 'Host name': its xmlUrl '/etc/hostname' is a file path, not an http(s) URL" + only
+                + "list.opml:6: warning: skipped 'Passwords': its xmlUrl 'file:///etc/passwd' is not an http(s) URL" + only
+                + "list.opml:7: warning: skipped 'Script': its xmlUrl 'javascript:alert(1)' is not an http(s) URL" + only
+                + "list.opml:10: warning: skipped 'No host': its xmlUrl 'http:/nohost.example/feed' is not a valid URL" + only
+                + "tributary: 3 feeds in list.opml (5 outlines skipped)\n")
+
+        // Appended: the web feeds are added, the others skipped, and the configuration stays valid.
+        let config = "sources:\n- name: a\n  adapter: rss\n  url: https://a.example/f.xml\noutputs: [{type: stdout}]\n"
+        try folder.write(config, to: "feeds.yaml")
+        let appended = try await TributaryBinary.run(["import-opml", "--append", "feeds.yaml", "list.opml", "-q"], in: folder.url.path)
+        #expect(appended.status == 0, "\(appended.standardError)")
+        #expect(
+            try folder.read("feeds.yaml") == """
+                sources:
+                - name: a
+                  adapter: rss
+                  url: https://a.example/f.xml
+                - name: "good"
+                  adapter: rss
+                  url: "https://good.example/feed.xml"
+                - name: "safari"
+                  adapter: rss
+                  url: "http://safari.example/rss"
+                - name: "wrapped"
+                  adapter: rss
+                  url: "https://wrapped.example/atom"
+                outputs: [{type: stdout}]
+
+                """)
+        let check = try await TributaryBinary.run(["check", "-c", "feeds.yaml"], in: folder.url.path)
+        #expect(check.standardOutput == "feeds.yaml: ok: 4 sources, outputs: stdout\n", "\(check.standardError)")
+
+        try folder.write("<opml><body><outline text=\"One\" xmlUrl=\"https://one.example/\"/></body></opml>", to: "one.opml")
+        let one = try await TributaryBinary.run(["import-opml", "one.opml"], in: folder.url.path)
+        #expect(one.standardError == "tributary: 1 feed in one.opml\n")
+    }
+
     /// A configuration with CR LF line endings (written on Windows) or ending in a document end marker is one `check`
     /// accepts: the sources are added, in its line endings, before the marker (after it they were a second document).
     @Test(arguments: [

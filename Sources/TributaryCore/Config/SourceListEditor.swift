@@ -22,6 +22,37 @@ public enum SourceListEditor {
             self.url = url
             self.tags = tags
         }
+
+        /// The number of lines ``SourceListEditor/yaml(_:indent:)`` writes for the entry.
+        var lineCount: Int { 3 + (tags.isEmpty ? 0 : 1) }
+    }
+
+    /// A configuration's text with entries added, and where they went: errors found in the new text can be told
+    /// apart as the entries' own or placed in the text the user has.
+    public struct Edit: Sendable, Hashable {
+        /// The whole new text.
+        public var text: String
+        /// The line the first added entry starts on, from 1.
+        public var firstLine: Int
+        /// The number of lines each added entry took, in order.
+        public var entryLineCounts: [Int]
+
+        /// The index of the added entry that `line` of the new text belongs to; nil for a line of the old text.
+        public func entry(atLine line: Int) -> Int? {
+            var start = firstLine
+            for (index, count) in entryLineCounts.enumerated() {
+                if line >= start, line < start + count { return index }
+                start += count
+            }
+            return nil
+        }
+
+        /// The line of the old text that `line` of the new text is; nil for an added line.
+        public func originalLine(_ line: Int) -> Int? {
+            let added = entryLineCounts.reduce(0, +)
+            if line < firstLine { return line }
+            return line >= firstLine + added ? line - added : nil
+        }
     }
 
     /// The entries as block-list YAML, each line starting with `indent`.
@@ -64,7 +95,7 @@ public enum SourceListEditor {
     /// key or a document end marker (`...`), and the comment lines just above it, else at the end. The new lines end
     /// as the text's lines do (CR LF or LF). Throws, naming the place, when the text has no block `sources:` list to
     /// add to.
-    public static func appending(_ entries: [Entry], to text: String, file: String) throws(ConfigErrors) -> String {
+    public static func appending(_ entries: [Entry], to text: String, file: String) throws(ConfigErrors) -> Edit {
         let root: YAMLNode?
         do {
             root = try YAML.parse(text, file: file)
@@ -100,7 +131,8 @@ public enum SourceListEditor {
         }
         let added = yaml(entries, indent: indent).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         lines.insert(contentsOf: added, at: insertAt)
-        return lines.joined(separator: lineBreak) + lineBreak
+        return Edit(
+            text: lines.joined(separator: lineBreak) + lineBreak, firstLine: insertAt + 1, entryLineCounts: entries.map(\.lineCount))
     }
 
     /// The text's lines without their ends (CR LF, LF or a lone CR, as YAML counts lines), and the end of its first

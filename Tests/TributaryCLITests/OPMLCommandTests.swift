@@ -246,6 +246,8 @@ struct OPMLCommandTests {
         #expect(none.err.contains("missing argument FILE"))
     }
 
+    /// Source names key the state (history, health): a round trip keeps them as they are, with the adapter as written
+    /// and enabled: false, in Tributary's own attributes; tags come back from the folders.
     @Test func exportThenImportGivesTheSameSources() async throws {
         let folder = try TemporaryDirectory(prefix: "tributary-opml")
         let config = try folder.write(
@@ -255,19 +257,25 @@ struct OPMLCommandTests {
               - {name: swift-blog, adapter: rss, url: "https://swift.org/atom.xml", tags: [Swift, Official]}
               - {name: notes, adapter: jsonfeed, url: "https://example.org/feed.json?a=1&b=$$2", tags: [Official]}
               - {name: plain, adapter: atom, url: "https://example.org/plain.atom", enabled: false}
-              - {name: 中文, adapter: feed, url: "https://example.cn/rss", tags: [中文]}
+              - {name: 中文, adapter: feed, url: "https://example.cn/rss", tags: [中文, 科技]}
+              - {name: HackerNews, adapter: rss, url: "https://hnrss.org/frontpage"}
+              - {name: lwn_net, adapter: rss, url: "https://lwn.net/headlines/rss", tags: [Linux]}
               - {name: kanzhihu, adapter: kanzhihu}
+              - {name: local, adapter: rss, url: local.xml}
 
             """, to: "feeds.yaml")
         let opml = folder.path("out/subscriptions.opml")
         let export = await run(["export-opml", "-c", config, "-o", opml])
         #expect(export.status == 0, "\(export.err)")
-        #expect(export.err.contains("left out 1 source without a feed URL: kanzhihu"))
-        #expect(export.err.contains("wrote 4 feeds to \(opml)"))
+        #expect(export.err.contains("left out 2 sources without a web feed URL: kanzhihu, local"))
+        #expect(export.err.contains("wrote 6 feeds to \(opml)"))
         let text = try String(contentsOfFile: opml, encoding: .utf8)
         #expect(text.contains("<title>Round trip &amp; more</title>"))
         #expect(
-            text.contains(#"<outline type="jsonfeed" text="notes" title="notes" xmlUrl="https://example.org/feed.json?a=1&amp;b=$2"/>"#))
+            text.contains(
+                #"<outline type="jsonfeed" text="notes" title="notes" xmlUrl="https://example.org/feed.json?a=1&amp;b=$2" "#
+                    + #"tributary:name="notes" tributary:adapter="jsonfeed"/>"#))
+        #expect(text.contains(#"tributary:name="plain" tributary:adapter="atom" tributary:enabled="false"/>"#))
 
         let imported = await run(["import-opml", opml, "-q"])
         #expect(imported.status == 0)
@@ -275,23 +283,56 @@ struct OPMLCommandTests {
             imported.out == """
                 sources:
                   - name: "plain"
-                    adapter: rss
+                    adapter: atom
                     url: "https://example.org/plain.atom"
+                    enabled: false
+                  - name: "HackerNews"
+                    adapter: rss
+                    url: "https://hnrss.org/frontpage"
                   - name: "swift-blog"
                     adapter: rss
                     url: "https://swift.org/atom.xml"
                     tags: ["Swift", "Official"]
                   - name: "notes"
-                    adapter: rss
+                    adapter: jsonfeed
                     url: "https://example.org/feed.json?a=1&b=$$2"
                     tags: ["Official"]
                   - name: "中文"
-                    adapter: rss
+                    adapter: feed
                     url: "https://example.cn/rss"
-                    tags: ["中文"]
+                    tags: ["中文", "科技"]
+                  - name: "lwn_net"
+                    adapter: rss
+                    url: "https://lwn.net/headlines/rss"
+                    tags: ["Linux"]
 
                 """)
         let again = try folder.write("title: Again\n" + imported.out, to: "again.yaml")
         #expect(try await exported(again) == exported(config))
+
+        // Into a configuration that has a source of that name already (another feed), the name is made unique.
+        let other = try folder.write(
+            "sources:\n  - name: HackerNews\n    adapter: rss\n    url: https://news.example/rss\n", to: "other.yaml")
+        let appended = try await TributaryBinary.run(["import-opml", "--append", other, opml], in: folder.url.path)
+        #expect(appended.status == 0)
+        #expect(
+            appended.standardError.contains(
+                "subscriptions.opml:10: warning: the name 'HackerNews' is taken by another source: imported as 'HackerNews-2'\n"))
+        #expect(try String(contentsOfFile: other, encoding: .utf8).contains("\n  - name: \"HackerNews-2\"\n    adapter: rss\n"))
+    }
+
+    /// A list of another reader has no Tributary attributes: names are made from the titles as before.
+    @Test func otherReadersListsAreNamedFromTheirTitles() async throws {
+        let folder = try TemporaryDirectory(prefix: "tributary-opml")
+        try folder.write(
+            """
+            <opml version="2.0"><body><outline text="Tech"><outline text="Hacker News" type="jsonfeed"
+              xmlUrl="https://hn.example/feed.json"/></outline></body></opml>
+            """, to: "list.opml")
+        let result = try await TributaryBinary.run(["import-opml", "list.opml", "-q"], in: folder.url.path)
+        #expect(
+            result.standardOutput
+                == "sources:\n  - name: \"hacker-news\"\n    adapter: rss\n    url: \"https://hn.example/feed.json\"\n    tags: [\"Tech\"]\n"
+        )
     }
 }

@@ -74,6 +74,33 @@ struct OPMLTests {
         #expect(Set(feedTypes) == ["rss", "atom"])
     }
 
+    /// What Tributary writes of a source goes into attributes of its own namespace, declared only when used, and is
+    /// read back in that namespace whatever its prefix; a same-named attribute of another namespace is not it.
+    @Test func tributaryAttributesRoundTripInTheirNamespace() throws {
+        let source = OPMLOutline.SourceAttributes(name: "Hacker News & co", adapter: "jsonfeed", enabled: false)
+        let document = OPMLDocument(outlines: [
+            OPMLOutline(text: "Folder", children: [OPMLOutline(text: "HN", xmlURL: "https://hn.example/feed.json", source: source)])
+        ])
+        let text = OPMLWriter().document(document)
+        #expect(text.contains(#"<opml version="2.0" xmlns:tributary="urn:tributary:opml">"#))
+        #expect(text.contains(#"tributary:name="Hacker News &amp; co" tributary:adapter="jsonfeed" tributary:enabled="false"/>"#))
+        let (again, problems) = try OPMLReader().read(Array(text.utf8))
+        #expect(problems.isEmpty)
+        #expect(again.feeds.map(\.outline.source) == [source])
+        let plain = OPMLWriter().document(OPMLDocument(outlines: [OPMLOutline(text: "a", xmlURL: "https://a.example/")]))
+        #expect(!plain.contains("xmlns:tributary"))
+
+        let other = """
+            <opml version="2.0" xmlns:t="urn:tributary:opml" xmlns:x="https://other.example/"><body>
+            <outline text="a" xmlUrl="https://a.example/" x:name="Other" t:adapter="rss" t:enabled="no"/>
+            <outline text="b" xmlUrl="https://b.example/" name="Plain"/>
+            </body></opml>
+            """
+        let (read, warnings) = try OPMLReader().read(Array(other.utf8))
+        #expect(read.feeds.map(\.outline.source) == [OPMLOutline.SourceAttributes(adapter: "rss"), nil])
+        #expect(warnings.map(\.description) == ["2: warning: tributary:enabled must be true or false, found 'no'"])
+    }
+
     @Test(
         arguments: [
             ("<rss version=\"2.0\"><channel/></rss>", "1: not OPML: the root element is <rss>"),

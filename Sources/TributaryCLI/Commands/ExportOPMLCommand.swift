@@ -11,9 +11,13 @@ enum ExportOPMLCommand: Command {
         discussion: """
             Every source with adapter rss (feed, atom) or jsonfeed becomes an outline with its name as
             text and its url as xmlUrl, inside a folder for each of its tags (untagged ones at the top
-            level); import-opml reads such a list back into the same sources. Sources of other adapters
-            have no feed to subscribe to and are left out (named on standard error). Disabled sources are
-            included. The list goes to standard output, or atomically to --output FILE.
+            level). Its exact name, its adapter and enabled: false go into attributes of Tributary's own
+            namespace (tributary:name, tributary:adapter, tributary:enabled), which other readers ignore:
+            import-opml reads such a list back into sources with the same names, adapters, URLs, tags
+            and enabled (their other options are not exported). Sources of other adapters, and those
+            reading a local file, have no web feed to subscribe to and are left out (named on standard
+            error). Disabled sources are included. The list goes to standard output, or atomically to
+            --output FILE.
             """,
         options: [
             CommonOptions.config,
@@ -28,13 +32,14 @@ enum ExportOPMLCommand: Command {
         var folders: [(name: String, outlines: [OPMLOutline])] = []
         var skipped: [String] = []
         for source in configuration.sources {
-            guard feedKinds.contains(type(of: source.adapter).kind), let url = source.options.url("url") else {
+            guard feedKinds.contains(type(of: source.adapter).kind), let url = source.options.url("url"), !url.isFileURL else {
                 skipped.append(source.name)
                 continue
             }
             let outline = OPMLOutline(
                 text: source.name, type: type(of: source.adapter).kind == JSONFeedAdapter.kind ? "jsonfeed" : "rss",
-                xmlURL: url.absoluteString)
+                xmlURL: url.absoluteString,
+                source: OPMLOutline.SourceAttributes(name: source.name, adapter: source.adapterKind, enabled: source.enabled ? nil : false))
             if source.tags.isEmpty { topLevel.append(outline) }
             for tag in source.tags {
                 if let index = folders.firstIndex(where: { $0.name == tag }) {
@@ -50,7 +55,7 @@ enum ExportOPMLCommand: Command {
         let quiet = arguments.flag("quiet")
         if !quiet, !skipped.isEmpty {
             context.console.diagnostic(
-                "\(CommandLineTool.programName): left out \(skipped.count) source\(skipped.count == 1 ? "" : "s") without a feed URL: "
+                "\(CommandLineTool.programName): left out \(skipped.count) source\(skipped.count == 1 ? "" : "s") without a web feed URL: "
                     + skipped.joined(separator: ", "))
         }
         guard let output = arguments.value("output") else {

@@ -1,3 +1,4 @@
+import FeedAdapters
 import Foundation
 import TributaryCore
 import TributaryModel
@@ -13,10 +14,11 @@ enum ImportOPMLCommand: Command {
             and JSON Feed), named after its text, with the names of the folders it sits in as tags; feed://
             and feed:https:// are the http(s) URLs they stand for, and any other xmlUrl (a path, file:,
             javascript:) is skipped with a warning. A feed listed in several folders becomes one source
-            with every folder as a tag. The entries are printed as a sources: list; with --append CONFIG
-            they are added to the end of that configuration's sources: list instead (feeds it already has
-            are skipped, names are kept unique, the file is checked and written atomically). Problems in
-            the OPML go to standard error as FILE:line:column.
+            with every folder as a tag. A list written by export-opml keeps each source's name, adapter
+            and enabled: false (its tributary: attributes). The entries are printed as a sources: list;
+            with --append CONFIG they are added to the end of that configuration's sources: list instead
+            (feeds it already has are skipped, names are kept unique, the file is checked and written
+            atomically). Problems in the OPML go to standard error as FILE:line:column.
             """,
         options: [
             OptionSpec(long: "append", valueName: "CONFIG", help: "Add the sources to this configuration file instead of printing them."),
@@ -149,7 +151,8 @@ enum ImportOPMLCommand: Command {
     }
 }
 
-/// Turns OPML outlines into source entries: one per web feed, unique names, folders as tags.
+/// Turns OPML outlines into source entries: one per web feed, unique names, folders as tags; what Tributary's
+/// own attributes say (``OPMLOutline/source``) is kept.
 enum OPMLImport {
     /// The entries made from a document, and what was left out.
     struct Result {
@@ -173,15 +176,19 @@ enum OPMLImport {
         }
     }
 
+    /// The adapter kinds a `tributary:adapter` may name: those that read a feed from its URL.
+    static let feedAdapterNames: Set<String> = Set(
+        [FeedAdapter.kind, JSONFeedAdapter.kind] + FeedAdapter.aliases + JSONFeedAdapter.aliases)
+
     /// The entries for `document`'s web feeds, leaving out URLs already configured and keeping names clear of
     /// `existingNames`. An outline whose `xmlUrl` is no http(s) URL (a path, `javascript:`) is skipped with a
     /// warning: a list from elsewhere must not make a source read a local file.
     static func entries(from document: OPMLDocument, existingNames: Set<String>, existingURLs: Set<String>) -> Result {
         var result = Result()
-        var indexByURL: [String: Int] = [:]
+        var indexByKey: [String: Int] = [:]
         var taken = existingNames
         for (outline, folders) in document.feeds {
-            let label = outline.name.map { "'\($0)'" } ?? "an outline"
+            let label = (outline.source?.name ?? outline.name).map { "'\($0)'" } ?? "an outline"
             let url: String
             switch webFeedURL(outline.xmlURL ?? "") {
             case .web(let web): url = web
@@ -195,14 +202,37 @@ enum OPMLImport {
                 continue
             }
             let tags = unique(folders)
-            if let index = indexByURL[url] {
+            // Tributary's own export lists a source in each of its tags' folders, under its name.
+            let key = outline.source?.name.map { "name:" + $0 } ?? "url:" + url
+            if let index = indexByKey[key] {
                 result.entries[index].tags = unique(result.entries[index].tags + tags)
                 result.duplicates += 1
                 continue
             }
-            let name = uniqueName(slug(outline.name ?? URL(string: url)?.host ?? "feed"), taken: &taken)
-            indexByURL[url] = result.entries.count
-            result.entries.append(SourceListEditor.Entry(name: name, url: url, tags: tags))
+            var entry = SourceListEditor.Entry(name: "", url: url, tags: tags, enabled: outline.source?.enabled ?? true)
+            if let exact = outline.source?.name {
+                entry.name = uniqueName(exact, taken: &taken)
+                if entry.name != exact {
+                    result.problems.append(
+                        Problem(.warning, "the name '\(exact)' is taken by another source: imported as '\(entry.name)'", line: outline.line)
+                    )
+                }
+            } else {
+                entry.name = uniqueName(slug(outline.name ?? URL(string: url)?.host ?? "feed"), taken: &taken)
+            }
+            if let adapter = outline.source?.adapter {
+                if feedAdapterNames.contains(adapter) {
+                    entry.adapter = adapter
+                } else {
+                    result.problems.append(
+                        Problem(
+                            .warning,
+                            "tributary:adapter '\(adapter)' is no feed adapter (\(FeedAdapter.kind) or \(JSONFeedAdapter.kind)): "
+                                + "imported as \(FeedAdapter.kind)", line: outline.line))
+                }
+            }
+            indexByKey[key] = result.entries.count
+            result.entries.append(entry)
             result.outlineLines.append(outline.line)
         }
         return result

@@ -14,17 +14,20 @@ public enum SourceListEditor {
         public var url: String
         /// Tags for its items (the OPML folders it was in).
         public var tags: [String]
+        /// Whether the source runs; `enabled: false` is written when not.
+        public var enabled: Bool
 
         /// Creates an entry.
-        public init(name: String, adapter: String = "rss", url: String, tags: [String] = []) {
+        public init(name: String, adapter: String = "rss", url: String, tags: [String] = [], enabled: Bool = true) {
             self.name = name
             self.adapter = adapter
             self.url = url
             self.tags = tags
+            self.enabled = enabled
         }
 
         /// The number of lines ``SourceListEditor/yaml(_:indent:)`` writes for the entry.
-        var lineCount: Int { 3 + (tags.isEmpty ? 0 : 1) }
+        var lineCount: Int { 3 + (tags.isEmpty ? 0 : 1) + (enabled ? 0 : 1) }
     }
 
     /// A configuration's text with entries added, and where they went: errors found in the new text can be told
@@ -65,6 +68,7 @@ public enum SourceListEditor {
             if !entry.tags.isEmpty {
                 text += indent + "  tags: [" + entry.tags.map(quoted).joined(separator: ", ") + "]\n"
             }
+            if !entry.enabled { text += indent + "  enabled: false\n" }
         }
         return text
     }

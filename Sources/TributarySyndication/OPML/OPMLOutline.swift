@@ -15,13 +15,37 @@ public struct OPMLOutline: Sendable, Hashable {
     public var htmlURL: String?
     /// Where the outline starts in the document, from 1; 0 for outlines built in code.
     public var line: Int
+    /// What Tributary wrote of the source behind a feed outline (attributes in ``tributaryNamespace``); nil when the
+    /// outline has none, as in every other reader's lists.
+    public var source: SourceAttributes?
     /// The nested outlines, in document order.
     public var children: [OPMLOutline]
+
+    /// The namespace of Tributary's own outline attributes (`tributary:name`, `tributary:adapter`,
+    /// `tributary:enabled`), which carry what OPML has no attribute for through an export and an import.
+    public static let tributaryNamespace = "urn:tributary:opml"
+
+    /// A source's settings that OPML has no attribute for: its exact name, its adapter, whether it is enabled.
+    public struct SourceAttributes: Sendable, Hashable {
+        /// The source's name (`tributary:name`), as configured.
+        public var name: String?
+        /// The source's adapter kind (`tributary:adapter`).
+        public var adapter: String?
+        /// Whether the source is enabled (`tributary:enabled`); nil when not said.
+        public var enabled: Bool?
+
+        /// Creates the attributes.
+        public init(name: String? = nil, adapter: String? = nil, enabled: Bool? = nil) {
+            self.name = name
+            self.adapter = adapter
+            self.enabled = enabled
+        }
+    }
 
     /// Creates an outline.
     public init(
         text: String? = nil, title: String? = nil, type: String? = nil, xmlURL: String? = nil, htmlURL: String? = nil, line: Int = 0,
-        children: [OPMLOutline] = []
+        source: SourceAttributes? = nil, children: [OPMLOutline] = []
     ) {
         self.text = text
         self.title = title
@@ -29,6 +53,7 @@ public struct OPMLOutline: Sendable, Hashable {
         self.xmlURL = xmlURL
         self.htmlURL = htmlURL
         self.line = line
+        self.source = source
         self.children = children
     }
 

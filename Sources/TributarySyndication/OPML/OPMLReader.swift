@@ -103,7 +103,7 @@ private final class ReaderSession {
                         return String(cString: pointer).trimmingCharacters(in: .whitespacesAndNewlines)
                     }
                 } else if lower == "outline", path.contains(where: { $0.lowercased() == "body" }) {
-                    let outline = Self.outline(reader, line: line)
+                    let outline = outline(reader, line: line)
                     if empty {
                         stack[stack.count - 1].children.append(outline)
                     } else {
@@ -133,14 +133,32 @@ private final class ReaderSession {
         return document
     }
 
-    /// The outline the reader is on, from its attributes.
-    private static func outline(_ reader: xmlTextReaderPtr, line: Int) -> OPMLOutline {
+    /// The outline the reader is on, from its attributes. Attributes in ``OPMLOutline/tributaryNamespace`` go to
+    /// its `source`; a `tributary:enabled` that is neither `true` nor `false` is a warning.
+    private func outline(_ reader: xmlTextReaderPtr, line: Int) -> OPMLOutline {
         var outline = OPMLOutline(line: line)
         var url: String?
         while xmlTextReaderMoveToNextAttribute(reader) == 1 {
             guard let rawName = xmlTextReaderConstLocalName(reader), let rawValue = xmlTextReaderConstValue(reader) else { continue }
             let value = String(cString: rawValue).trimmingCharacters(in: .whitespacesAndNewlines)
-            switch String(cString: rawName).lowercased() {
+            let name = String(cString: rawName)
+            if let namespace = xmlTextReaderConstNamespaceUri(reader), String(cString: namespace) == OPMLOutline.tributaryNamespace {
+                var source = outline.source ?? OPMLOutline.SourceAttributes()
+                switch name {
+                case "name": source.name = value.isEmpty ? nil : value
+                case "adapter": source.adapter = value.isEmpty ? nil : value
+                case "enabled":
+                    switch value.lowercased() {
+                    case "true": source.enabled = true
+                    case "false": source.enabled = false
+                    default: warnings.append(Problem(.warning, "tributary:enabled must be true or false, found '\(value)'", line: line))
+                    }
+                default: break
+                }
+                outline.source = source
+                continue
+            }
+            switch name.lowercased() {
             case "text": outline.text = value
             case "title": outline.title = value
             case "type": outline.type = value

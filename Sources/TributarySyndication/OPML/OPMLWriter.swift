@@ -1,7 +1,8 @@
 public import Foundation
 
 /// Writes OPML 2.0 subscription lists (http://opml.org/spec2.opml): one `outline type="rss"`
-/// per feed with `text`, `title`, `xmlUrl` and `htmlUrl`, folders as outlines holding others.
+/// per feed with `text`, `title`, `xmlUrl` and `htmlUrl`, folders as outlines holding others. An outline's
+/// `source` goes into attributes of Tributary's namespace (`tributary:name`, …), declared on `<opml>` when used.
 public struct OPMLWriter: Sendable {
     /// When the list was made (`dateCreated`); nil leaves it out.
     public var dateCreated: Date?
@@ -13,7 +14,11 @@ public struct OPMLWriter: Sendable {
 
     /// The whole document, UTF-8 text.
     public func document(_ document: OPMLDocument) -> String {
-        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<opml version=\"2.0\">\n  <head>\n"
+        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<opml version=\"2.0\""
+        if document.outlines.contains(where: Self.hasSource) {
+            xml += " xmlns:tributary=\"\(OPMLOutline.tributaryNamespace)\""
+        }
+        xml += ">\n  <head>\n"
         xml += "    <title>\(XMLEscaping.text(document.title ?? "Tributary subscriptions"))</title>\n"
         if let dateCreated { xml += "    <dateCreated>\(RFC822.string(from: dateCreated))</dateCreated>\n" }
         xml += "    <docs>http://opml.org/spec2.opml</docs>\n  </head>\n  <body>\n"
@@ -34,6 +39,11 @@ public struct OPMLWriter: Sendable {
         if outline.isFeed || outline.title != nil { xml += " title=\"\(XMLEscaping.attribute(outline.title ?? text))\"" }
         if let url = outline.xmlURL, !url.isEmpty { xml += " xmlUrl=\"\(XMLEscaping.attribute(url))\"" }
         if let url = outline.htmlURL, !url.isEmpty { xml += " htmlUrl=\"\(XMLEscaping.attribute(url))\"" }
+        if let source = outline.source {
+            if let name = source.name { xml += " tributary:name=\"\(XMLEscaping.attribute(name))\"" }
+            if let adapter = source.adapter { xml += " tributary:adapter=\"\(XMLEscaping.attribute(adapter))\"" }
+            if let enabled = source.enabled { xml += " tributary:enabled=\"\(enabled)\"" }
+        }
         if outline.children.isEmpty {
             xml += "/>\n"
             return
@@ -43,5 +53,9 @@ public struct OPMLWriter: Sendable {
             write(child, depth: depth + 1, into: &xml)
         }
         xml += pad + "</outline>\n"
+    }
+
+    private static func hasSource(_ outline: OPMLOutline) -> Bool {
+        outline.source != nil || outline.children.contains(where: hasSource)
     }
 }

@@ -28,11 +28,62 @@ public enum WebLink {
 
     /// Whether `item` has only links `apply` keeps, found without changing it (the common case).
     public static func isClean(_ item: Item) -> Bool {
-        (item.url.map { page($0) == $0 } ?? true) && (item.image.map { page($0) == $0 } ?? true)
-            && item.attachments.allSatisfy { enclosure($0.url) == $0.url }
+        isCleanPage(item.url) && isCleanPage(item.image) && item.attachments.allSatisfy { enclosure($0.url) == $0.url }
             && item.authors.allSatisfy { author in
-                (author.url.map { self.author($0) == $0 } ?? true) && (author.avatar.map { page($0) == $0 } ?? true)
+                (author.url.map { self.author($0) == $0 } ?? true) && isCleanPage(author.avatar)
             }
+    }
+
+    /// Whether `page` keeps `text` as it is, found without a copy in the common case (an `http(s)` link with nothing to
+    /// trim or escape); anything else goes the long way.
+    @inline(__always)
+    private static func isCleanPage(_ text: String?) -> Bool {
+        guard let text else { return true }
+        return text.utf8.withContiguousStorageIfAvailable(isPlainWebLink) == true || page(text) == text
+    }
+
+    /// `http://` or `https://` (in any case), a host, and no byte that trimming, escaping or refusing is about.
+    private static func isPlainWebLink(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // "http", in any case.
+        guard bytes.count > 8, bytes[0] | 0x20 == 0x68, bytes[1] | 0x20 == 0x74, bytes[2] | 0x20 == 0x74, bytes[3] | 0x20 == 0x70
+        else { return false }
+        var index = 4
+        if bytes[index] | 0x20 == UInt8(ascii: "s") { index += 1 }
+        guard bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/"),
+            index + 3 < bytes.count
+        else { return false }
+        let host = bytes[index + 3]
+        guard host != UInt8(ascii: "/"), host != UInt8(ascii: "?"), host != UInt8(ascii: "#"), host != UInt8(ascii: "@"),
+            host != UInt8(ascii: ":"), bytes[bytes.count - 1] < 0x80
+        else { return false }
+        // Eight bytes at a time: links are tens of bytes long, and every item has one or two.
+        var offset = 0
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        while offset + 8 <= bytes.count {
+            if hasAttentionByte(base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return false }
+            offset += 8
+        }
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte <= 0x20 || byte == 0x22 || byte == 0x3C || byte == 0x3E || byte == 0x7F { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Whether one of the eight bytes is a control character or a space, `"`, `<`, `>` or DEL.
+    @inline(__always)
+    private static func hasAttentionByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        /// The high bit of each zero byte of `value`.
+        func zeros(_ value: UInt64) -> UInt64 { ~(((value & lows) &+ lows) | value) & highs }
+        let belowSpace = ~((word & lows) &+ ones &* (0x80 - 0x21)) & ~word & highs  // ASCII up to 0x20
+        let found =
+            belowSpace | zeros(word ^ ones &* 0x22) | zeros(word ^ ones &* 0x3C) | zeros(word ^ ones &* 0x3E)
+            | zeros(word ^ ones &* 0x7F)
+        return found != 0
     }
 
     /// Removes what is not a web link from `item`: its `url` and `image`, attachments, authors' links and avatars.
@@ -71,33 +122,69 @@ public enum WebLink {
         if let first = text.utf8.first, let last = text.utf8.last, first <= 0x20 || last <= 0x20 || first >= 0x80 || last >= 0x80 {
             trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let bytes = trimmed.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        // The scheme, compared without case and without making a string of it (this runs for every link of every item).
-        let scheme = bytes[..<colon]
-        guard
-            schemes.contains(where: { name in
-                name.utf8.count == scheme.count && zip(name.utf8, scheme).allSatisfy { $0 == $1 | 0x20 }
-            })
-        else { return nil }
-        let isOpaque = scheme.count >= 6  // magnet, mailto: no `//host`
-        let rest = bytes[bytes.index(after: colon)...]
-        // Control characters cannot be carried; a space, a quote or an angle bracket (found in the wild unescaped) is
-        // escaped as a browser would escape it.
-        guard !rest.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
-        if isOpaque {
-            guard rest.count > 1 else { return nil }
+        trimmed.makeContiguousUTF8()
+        // One pass over the bytes where they lie: this runs for every link of every item.
+        let found = trimmed.utf8.withContiguousStorageIfAvailable { verdict(on: $0, schemes: schemes) } ?? Verdict.refused
+        switch found {
+        case .refused: return nil
+        case .accepted: return trimmed
+        case .escaping: return escaped(trimmed)
+        }
+    }
+
+    /// What ``accepted(_:schemes:)`` makes of a link.
+    private enum Verdict {
+        /// Not a link of the schemes asked for, or one that cannot be carried (control characters).
+        case refused
+        /// As it is.
+        case accepted
+        /// With its spaces, quotes or angle brackets escaped.
+        case escaping
+    }
+
+    private static func verdict(on bytes: UnsafeBufferPointer<UInt8>, schemes: [String]) -> Verdict {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return .refused }
+        // The scheme, compared without case and without making a string of it.
+        let known = schemes.contains { name in
+            var matches = name.utf8.count == colon
+            if matches {
+                for (offset, byte) in name.utf8.enumerated() where bytes[offset] | 0x20 != byte {
+                    matches = false
+                    break
+                }
+            }
+            return matches
+        }
+        guard known else { return .refused }
+        let rest = colon + 1
+        if colon >= 6 {
+            // magnet:, mailto: have no `//host`.
+            guard bytes.count - rest > 1 else { return .refused }
         } else {
             // A host after `//`.
-            guard rest.starts(with: "//".utf8) else { return nil }
-            let host = rest.dropFirst(2).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
-            guard let first = host.first, first != UInt8(ascii: "@"), first != UInt8(ascii: ":") else { return nil }
+            guard bytes.count - rest > 2, bytes[rest] == UInt8(ascii: "/"), bytes[rest + 1] == UInt8(ascii: "/") else { return .refused }
+            let host = bytes[rest + 2]
+            guard host != UInt8(ascii: "/"), host != UInt8(ascii: "?"), host != UInt8(ascii: "#"), host != UInt8(ascii: "@"),
+                host != UInt8(ascii: ":")
+            else { return .refused }
         }
-        guard rest.contains(where: { $0 == 0x20 || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") })
-        else { return trimmed }
+        // Control characters cannot be carried; a space, a quote or an angle bracket (found in the wild unescaped) is
+        // escaped as a browser would escape it.
+        var verdict = Verdict.accepted
+        for index in rest..<bytes.count {
+            let byte = bytes[index]
+            guard byte <= 0x20 || byte == 0x22 || byte == 0x3C || byte == 0x3E || byte == 0x7F else { continue }
+            if byte < 0x20 || byte == 0x7F { return .refused }
+            verdict = .escaping
+        }
+        return verdict
+    }
+
+    /// The link with its spaces, quotes and angle brackets percent-encoded.
+    private static func escaped(_ link: String) -> String {
         var escaped: [UInt8] = []
-        escaped.reserveCapacity(bytes.count + 8)
-        for byte in bytes {
+        escaped.reserveCapacity(link.utf8.count + 8)
+        for byte in link.utf8 {
             switch byte {
             case 0x20: escaped += Array("%20".utf8)
             case UInt8(ascii: "<"): escaped += Array("%3C".utf8)

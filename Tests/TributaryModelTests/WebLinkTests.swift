@@ -28,4 +28,23 @@ struct WebLinkTests {
         #expect(WebLink.author("https://ann.example/") == "https://ann.example/")
         #expect(WebLink.author("javascript:1") == nil)
     }
+
+    @Test("an item is clean exactly when page() keeps its links as they are (the fast byte check agrees with the long way)")
+    func fastCheckAgrees() {
+        let pieces = [
+            "http://", "https://", "HTTPS://", "a.example", "/", "?q=1", "#f", " ", "\"", "<", ">", "\u{1}", "\u{7F}", "é", "\u{3000}",
+            "@", ":", "path", "0123456789", "javascript:", "\t",
+        ]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<5000 {
+            var link = ""
+            for _ in 0..<(1 + next(8)) { link += pieces[next(pieces.count)] }
+            let item = Item(id: "1", source: "s", url: link)
+            #expect(WebLink.isClean(item) == (WebLink.page(link) == link), "\(link.debugDescription)")
+        }
+    }
 }

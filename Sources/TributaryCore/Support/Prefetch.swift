@@ -39,11 +39,12 @@ enum Prefetch {
         tributary_prefetch(UnsafeRawPointer(bitPattern: metricsStorage(of: item)))
     }
 
-    /// Asks for what preparing reads of an item: the first bytes of its id (to drop a repeated id) and, when the
-    /// source adds tags, its tags.
+    /// Asks for what preparing reads of an item: the first bytes of its id (to drop a repeated id) and of its link
+    /// (to check that it is a web link) and, when the source adds tags, its tags.
     @inline(__always)
     static func preparedFields(of item: UnsafePointer<Item>, tags: Bool) {
         if let id = bytes(ofStringAt: UnsafeRawPointer(item) + offsets.id) { tributary_prefetch(id) }
+        if let url = bytes(ofStringAt: UnsafeRawPointer(item) + offsets.url) { tributary_prefetch(url) }
         // The array's count is 16 bytes into its storage, its elements 32.
         if tags { tributary_prefetch(UnsafeRawPointer(bitPattern: tagsStorage(of: item) &+ 16)) }
     }

@@ -38,12 +38,12 @@ public final class HTMLDocument {
         xmlFreeDoc(document)
     }
 
-    /// Checks that `expression` is XPath 1.0 libxml2 can compile.
     /// The page's `<base href>`, as written, when it has one: what its relative links resolve against.
     public var baseHref: String? {
         (try? strings("(//base[@href])[1]/@href"))?.first
     }
 
+    /// Checks that `expression` is XPath 1.0 libxml2 can compile.
     public static func validate(_ expression: String) throws(XPathError) {
         tributary_xml_silence_generic_errors()
         defer { tributary_xml_restore_generic_errors() }

@@ -124,6 +124,7 @@ struct CommandRunner: Sendable {
             for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
+        tributary_process_groups_guard()
         let result = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
         close(outputPipe[1])
         close(errorPipe[1])

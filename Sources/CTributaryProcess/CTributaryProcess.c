@@ -39,8 +39,12 @@ static void install_handlers(void) {
     }
 }
 
-int tributary_process_group_add(pid_t group) {
+void tributary_process_groups_guard(void) {
     if (!atomic_flag_test_and_set(&installed)) install_handlers();
+}
+
+int tributary_process_group_add(pid_t group) {
+    tributary_process_groups_guard();
     for (int index = 0; index < GROUP_SLOTS; index++) {
         pid_t empty = 0;
         if (atomic_compare_exchange_strong(&groups[index], &empty, group)) return 0;

@@ -192,6 +192,12 @@ public struct SourceMerge: Sendable {
         update.deferral = deferral
     }
 
+    /// Records what the source was asked with this run (`SourceConfig.scheduleDigest`); a source that was not asked
+    /// keeps what its last attempt was made with.
+    public mutating func recordAttempt(settings: String) {
+        update.attemptSettings = settings
+    }
+
     /// When the source may be asked again, as this merge stores it.
     public var deferral: StoredDeferral? { update.deferral }
 }
@@ -220,6 +226,8 @@ struct SourceUpdate: Sendable {
     var expired: [StoredItem] = []
     /// While the source fails: when it may be asked again.
     var deferral: StoredDeferral?
+    /// The digest of what the source's last attempt was made with.
+    var attemptSettings: String?
     /// Stored items whose first- or last-seen time lies after `now` (recorded while the clock ran ahead): stored as now.
     var clampedIDs: [String] = []
 
@@ -236,6 +244,7 @@ struct SourceUpdate: Sendable {
         validators = history.validators
         identityScheme = history.identityScheme
         deferral = history.deferral
+        attemptSettings = history.attemptSettings
         feed = history.storedFeed
     }
 

@@ -119,5 +119,9 @@ enum StateSchema {
                 ALTER TABLE sources ADD COLUMN deferral_reason TEXT;
                 ALTER TABLE sources ADD COLUMN deferral_settings TEXT;
                 """),
+        // Version 7: the digest of what the source's last attempt was made with (`SourceConfig.scheduleDigest`), for
+        // every source, not only a deferred one: an edited source is asked at once, whether it waits for its interval
+        // or while it fails.
+        Migration(sql: "ALTER TABLE sources RENAME COLUMN deferral_settings TO attempt_settings;"),
     ]
 }

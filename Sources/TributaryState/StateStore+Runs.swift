@@ -13,7 +13,7 @@ extension StateStore {
                 """
                 SELECT name, last_attempt, last_success, consecutive_failures, last_error, last_http_status,
                        validator_url, etag, last_modified, identity_scheme, feed, settings,
-                       deferred_until, deferral_reason, deferral_settings FROM sources
+                       deferred_until, deferral_reason, attempt_settings FROM sources
                 """)
             while try sources.step() {
                 guard let name = sources.text(0), var history = histories[name] else { continue }
@@ -29,9 +29,9 @@ extension StateStore {
                 history.identityScheme = sources.isNull(9) ? nil : sources.int(9)
                 history.storedFeed = StoredFeed(text: sources.text(10))
                 if let until = sources.optionalDouble(12), let reason = sources.text(13).flatMap(StoredDeferral.Reason.init) {
-                    history.deferral = StoredDeferral(
-                        until: Date(timeIntervalSince1970: until), reason: reason, settings: sources.text(14))
+                    history.deferral = StoredDeferral(until: Date(timeIntervalSince1970: until), reason: reason)
                 }
+                history.attemptSettings = sources.text(14)
                 histories[name] = history
             }
             if includeItems { try addItems(to: &histories, from: database) }
@@ -162,14 +162,14 @@ extension StateStore {
                     """
                     INSERT INTO sources (name, last_attempt, last_success, consecutive_failures, last_error,
                         last_http_status, validator_url, etag, last_modified, identity_scheme, feed, settings,
-                        deferred_until, deferral_reason, deferral_settings)
+                        deferred_until, deferral_reason, attempt_settings)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (name) DO UPDATE SET last_attempt = excluded.last_attempt, last_success = excluded.last_success,
                         consecutive_failures = excluded.consecutive_failures, last_error = excluded.last_error,
                         last_http_status = excluded.last_http_status, validator_url = excluded.validator_url, etag = excluded.etag,
                         last_modified = excluded.last_modified, identity_scheme = excluded.identity_scheme, feed = excluded.feed,
                         settings = excluded.settings, deferred_until = excluded.deferred_until,
-                        deferral_reason = excluded.deferral_reason, deferral_settings = excluded.deferral_settings
+                        deferral_reason = excluded.deferral_reason, attempt_settings = excluded.attempt_settings
                     """)
                 for merge in merges {
                     let update = merge.update
@@ -197,7 +197,7 @@ extension StateStore {
                         .optional(update.validators?.url), .optional(update.validators?.etag), .optional(update.validators?.lastModified),
                         .optional(update.identityScheme), .optional(update.feed.encoded), .optional(update.validators?.settings),
                         .optional(update.deferral?.until.timeIntervalSince1970), .optional(update.deferral?.reason.rawValue),
-                        .optional(update.deferral?.settings)
+                        .optional(update.attemptSettings)
                     ).run()
                 }
                 try database.prepare("DELETE FROM tombstones WHERE removed < ?")
@@ -302,21 +302,21 @@ extension StateStore {
                 """
                 SELECT name, last_attempt, last_success, consecutive_failures, last_error, last_http_status,
                        (SELECT COUNT(*) FROM items WHERE items.source = sources.name),
-                       deferred_until, deferral_reason, deferral_settings
+                       deferred_until, deferral_reason, attempt_settings
                 FROM sources ORDER BY name
                 """)
             var health: [SourceHealth] = []
             while try query.step() {
                 var deferral: StoredDeferral?
                 if let until = query.optionalDouble(7), let reason = query.text(8).flatMap(StoredDeferral.Reason.init) {
-                    deferral = StoredDeferral(until: Date(timeIntervalSince1970: until), reason: reason, settings: query.text(9))
+                    deferral = StoredDeferral(until: Date(timeIntervalSince1970: until), reason: reason)
                 }
                 health.append(
                     SourceHealth(
                         name: query.text(0) ?? "", lastAttempt: query.optionalDouble(1).map(Date.init(timeIntervalSince1970:)),
                         lastSuccess: query.optionalDouble(2).map(Date.init(timeIntervalSince1970:)), consecutiveFailures: query.int(3),
                         lastError: query.text(4), lastHTTPStatus: query.isNull(5) ? nil : query.int(5), storedItems: query.int(6),
-                        deferral: deferral))
+                        deferral: deferral, attemptSettings: query.text(9)))
             }
             return health
         }

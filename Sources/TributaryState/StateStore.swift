@@ -133,15 +133,30 @@ public final class StateStore: @unchecked Sendable {
     }
 
     /// The state at `path` and its log, copied into a folder of the user's own (where SQLite may make the log's index
-    /// and read the log into the copy), then into memory; the folder is removed.
+    /// and read the log into the copy), then into memory; the folder is removed. A run may write the two files while
+    /// they are copied (the copies would not belong together): the copy is made again, up to three times, until
+    /// neither file changed meanwhile.
     private static func readCopy(of path: String) throws -> SQLiteConnection {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tributary-state-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: folder) }
         let copyPath = folder.appendingPathComponent("state.sqlite").path
-        try FileManager.default.copyItem(atPath: path, toPath: copyPath)
-        try FileManager.default.copyItem(atPath: path + "-wal", toPath: copyPath + "-wal")
+        /// The files' sizes and modification times.
+        func stamps() -> [String] {
+            [path, path + "-wal"].map { file in
+                var info = stat()
+                guard stat(file, &info) == 0 else { return "-" }
+                return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+            }
+        }
+        for attempt in 1...3 {
+            let before = stamps()
+            for file in [copyPath, copyPath + "-wal", copyPath + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
+            try FileManager.default.copyItem(atPath: path, toPath: copyPath)
+            try FileManager.default.copyItem(atPath: path + "-wal", toPath: copyPath + "-wal")
+            if stamps() == before || attempt == 3 { break }
+        }
         let memory = try SQLiteConnection(path: ":memory:")
         // In a scope of its own, so that the copy is closed before its folder is removed.
         do {

@@ -82,15 +82,11 @@ public struct StoredDeferral: Sendable, Hashable {
     public var until: Date
     /// Why.
     public var reason: Reason
-    /// The digest of the source's settings when it was deferred (`SourceConfig.settingsDigest`): an edited source (a
-    /// corrected URL, say) is asked at once.
-    public var settings: String?
 
     /// Creates a deferral.
-    public init(until: Date, reason: Reason, settings: String?) {
+    public init(until: Date, reason: Reason) {
         self.until = until
         self.reason = reason
-        self.settings = settings
     }
 }
 
@@ -114,6 +110,9 @@ public struct SourceHistory: Sendable {
     public var identityScheme: Int?
     /// While it fails: when it may be asked again.
     public var deferral: StoredDeferral?
+    /// The digest of what its last attempt was made with (`SourceConfig.scheduleDigest`): a wait holds only while it is
+    /// the same.
+    public var attemptSettings: String?
     /// Its feed's description from the last success.
     public var feed: FeedInfo? {
         get { storedFeed.value }
@@ -174,6 +173,8 @@ public struct SourceHealth: Sendable, Hashable {
     public var storedItems: Int
     /// While it fails: when it may be asked again.
     public var deferral: StoredDeferral?
+    /// The digest of what its last attempt was made with.
+    public var attemptSettings: String?
 
     /// Its history, as far as the health tells it (no items, validators or description).
     public var history: SourceHistory {
@@ -184,6 +185,7 @@ public struct SourceHealth: Sendable, Hashable {
         history.lastError = lastError
         history.lastHTTPStatus = lastHTTPStatus
         history.deferral = deferral
+        history.attemptSettings = attemptSettings
         return history
     }
 }

@@ -67,6 +67,29 @@ struct FetchScheduleTests {
         #expect(fetcher.requests.count == 4, "a source named with --source is asked now")
         _ = await run(config, at: 3720, fetcher: fetcher, store: store)
         #expect(fetcher.requests.count == 4)
+        // Edited (a longer timeout): asked at once, then waits its interval again.
+        let edited = try configuration(", interval: 1h, timeout: 45s", in: folder)
+        _ = await run(edited, at: 3780, fetcher: fetcher, store: store)
+        #expect(fetcher.requests.count == 5, "an edited source is asked at once")
+        _ = await run(edited, at: 3840, fetcher: fetcher, store: store)
+        #expect(fetcher.requests.count == 5)
+    }
+
+    @Test("A source fetched once per interval keeps its items through a failure: stale_after counts from when it was due")
+    func intervalLongerThanStaleAfter() async throws {
+        let folder = try TemporaryDirectory()
+        let store = try StateStore(path: folder.path("state.sqlite"))
+        let fetcher = InMemoryFetcher()
+        fetcher.serve(Self.feedURL, body: "ok")
+        let config = try configuration(", interval: 2d, stale_after: 1d", in: folder)
+        _ = await run(config, at: 0, fetcher: fetcher, store: store)
+        fetcher.serve(Self.feedURL, body: "gone", status: 404)
+        let failed = await run(config, at: 2.1 * 86400, fetcher: fetcher, store: store)
+        #expect(fetcher.requests.count == 2)
+        #expect(failed.sources[0].status == .stale, "its items are still used")
+        #expect(failed.items.count(where: { $0.source == "a" }) == 2)
+        let later = await run(config, at: 3.1 * 86400, fetcher: fetcher, store: store)
+        #expect(later.sources[0].status == .failed, "a day after it was due, they are not")
     }
 
     @Test("From its third failure in a row a source waits 15 minutes, doubling up to backoff; an edited source is asked at once")
@@ -97,10 +120,14 @@ struct FetchScheduleTests {
         #expect(fetcher.requests.count == 4)
         #expect(fourth.sources[0].wait == FetchSchedule.Wait(until: at(1020 + 1200), reason: "backoff after 4 failures"))
 
+        // A longer timeout, the usual mend: asked at once.
+        let longer = try configuration(", backoff: 20m, timeout: 1m", in: folder)
+        _ = await run(longer, at: 1030, fetcher: fetcher, store: store)
+        #expect(fetcher.requests.count == 5, "an edited source is asked at once")
         // The URL corrected: asked at once.
         let fixed = "https://feeds.example.org/fixed"
         fetcher.serve(fixed, body: "ok")
-        let corrected = try configuration(", backoff: 20m", in: folder).replacingFeedURL(with: fixed, in: folder)
+        let corrected = try configuration(", backoff: 20m, timeout: 1m", in: folder).replacingFeedURL(with: fixed, in: folder)
         let recovered = await run(corrected, at: 1100, fetcher: fetcher, store: store)
         #expect(recovered.sources[0].status == .ok && recovered.sources[0].wait == nil)
         #expect(try store.histories(for: ["a"])["a"]?.deferral == nil, "a success clears the wait")

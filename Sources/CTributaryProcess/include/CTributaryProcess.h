@@ -13,11 +13,15 @@
 
 #include <sys/types.h>
 
-/// Adds a running command's process group; from the first one on, SIGTERM, SIGINT and SIGHUP
-/// kill every group in the table before the process dies of them, for each of those signals
-/// whose disposition is still the default (one that is ignored, or that the program handles
-/// itself, as `run --every` does to finish its run first, is left alone). Returns 0, or -1 when
-/// the table is full (the group is then not killed on a signal).
+/// From the first call on, SIGTERM, SIGINT and SIGHUP kill every group in the table before the
+/// process dies of them, for each of those signals whose disposition is still the default (one
+/// that is ignored, or that the program handles itself, as `run --every` does to finish its run
+/// first, is left alone). Called before a command is started, so that a signal in the moment
+/// between its start and `tributary_process_group_add` does not end Tributary unhandled.
+void tributary_process_groups_guard(void);
+
+/// Adds a running command's process group (guarding as above, if that was not done yet).
+/// Returns 0, or -1 when the table is full (the group is then not killed on a signal).
 int tributary_process_group_add(pid_t group);
 
 /// Removes a process group once its leader was reaped.

@@ -38,9 +38,9 @@ enum RunReportTable {
         return parts.joined(separator: " ")
     }
 
-    /// A wait to the minute, at least one: `1h5m`, `45m`.
+    /// A wait to the nearest minute, at least one: `1h5m`, `45m`.
     private static func inText(_ seconds: TimeInterval) -> String {
-        DurationParser.format(.seconds(max(60, (seconds / 60).rounded(.up) * 60)))
+        DurationParser.format(.seconds(max(60, (seconds / 60).rounded() * 60)))
     }
 
     /// The report as JSON: when, how long, the exit status, each source and each output.

@@ -141,6 +141,23 @@ public struct SourceConfig: Sendable {
     /// Where the source's entry starts in the file.
     public var line: Int
 
+    /// How long after its last success a failing source's items are still used, in seconds: `stale_after`, counted
+    /// from when the source was next due. A source fetched once per `interval` has a last success up to an interval
+    /// old when it is next asked; one failure then must not drop its items at once.
+    public var staleWindow: TimeInterval {
+        staleAfter.inSeconds + (interval?.inSeconds ?? 0)
+    }
+
+    /// A digest of what the source is asked with: what shapes its items (``settingsDigest``), its timeout, whether TLS
+    /// is checked, and its backoff. A source that waits (its interval, a backoff, a server's `Retry-After`) is asked
+    /// at once when it changes: the user edited the source, most likely to mend it.
+    public var scheduleDigest: String {
+        StableID.digest([
+            settingsDigest, String(timeout.inMilliseconds), allowInsecureTLS ? "insecure" : "-",
+            backoff.map { String($0.inMilliseconds) } ?? "-",
+        ])
+    }
+
     /// A digest of what shapes the items made of the source's answers (its adapter and options, item limit and time
     /// zone) and of the Tributary that makes them. The state keeps it with the source's validators and sends them
     /// again only while it is the same: after a change a 304 would bring back items made the old way, so the source

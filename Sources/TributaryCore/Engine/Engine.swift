@@ -110,12 +110,15 @@ public struct Engine: Sendable {
                 let history = histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name)
                 var merge = SourceMerge.merge(
                     history, outcome: outcome.answer, now: started, retention: configuration.retention.inSeconds,
-                    staleAfter: outcome.source.staleAfter.inSeconds)
+                    staleAfter: outcome.source.staleWindow)
+                if !outcome.report.deferred { merge.recordAttempt(settings: outcome.source.scheduleDigest) }
                 if case .failed = outcome.answer {
+                    // The server's wait counts from its answer, which came after the run's start: from now.
+                    let answered = max(clock(), started)
                     merge.deferNextAttempt(
                         FetchSchedule.afterFailure(
                             history.consecutiveFailures + 1,
-                            retryAfter: outcome.retryAfter.map { started.addingTimeInterval($0.inSeconds) },
+                            retryAfter: outcome.retryAfter.map { answered.addingTimeInterval($0.inSeconds) },
                             source: outcome.source, now: started))
                     reports[index].wait = merge.deferral.map { FetchSchedule.Wait($0, failures: history.consecutiveFailures + 1) }
                 }
@@ -280,7 +283,7 @@ public struct Engine: Sendable {
         let failing = history.consecutiveFailures > 0
         let answer: SourceOutcome =
             failing ? .failed(error: history.lastError ?? "", httpStatus: history.lastHTTPStatus) : .notModified(httpStatus: nil)
-        let merge = SourceMerge.merge(history, outcome: answer, now: now, retention: retention, staleAfter: source.staleAfter.inSeconds)
+        let merge = SourceMerge.merge(history, outcome: answer, now: now, retention: retention, staleAfter: source.staleWindow)
         let items = merge.riverItems
         var report = SourceReport(
             name: source.name, adapter: source.adapterKind, itemCount: merge.items.count(where: \.served),
@@ -313,10 +316,13 @@ public struct Engine: Sendable {
             outcomes.allSatisfy({ [.notModified, .deferred].contains($0.report.status) || $0.unchangedMerge != nil })
         else { return nil }
         let merges = outcomes.map { outcome in
-            outcome.unchangedMerge
+            var merge =
+                outcome.unchangedMerge
                 ?? SourceMerge.merge(
                     histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name), outcome: outcome.answer, now: started,
-                    retention: configuration.retention.inSeconds, staleAfter: outcome.source.staleAfter.inSeconds)
+                    retention: configuration.retention.inSeconds, staleAfter: outcome.source.staleWindow)
+            if !outcome.report.deferred { merge.recordAttempt(settings: outcome.source.scheduleDigest) }
+            return merge
         }
         guard merges.allSatisfy(\.leavesRiverUnchanged) else { return nil }
         do {
@@ -412,7 +418,7 @@ public struct Engine: Sendable {
                         if outcome.report.status != .notModified {
                             outcome.unchangedMerge = check?.unchanged(
                                 outcome.answer, history: histories[source.name] ?? SourceHistory(name: source.name),
-                                staleAfter: source.staleAfter.inSeconds)
+                                staleAfter: source.staleWindow)
                             if outcome.unchangedMerge == nil { changed?() }
                         }
                         done.append((index, outcome))

@@ -43,12 +43,14 @@ public enum FetchSchedule {
     static let longestRetryAfter: Duration = .seconds(24 * 3600)
 
     /// Until when `source` waits at `now`, and why; nil when it is due. A wait recorded for other settings of the
-    /// source (its URL corrected, say) no longer holds, and neither does anything counted from an attempt "after" now
+    /// source (its URL corrected, a longer timeout, `insecure`; ``SourceConfig/scheduleDigest``) no longer holds, and neither does anything counted from an attempt "after" now
     /// (made while the clock ran ahead).
     public static func wait(_ history: SourceHistory?, for source: SourceConfig, now: Date) -> Wait? {
-        guard let history, let lastAttempt = history.lastAttempt, lastAttempt <= now else { return nil }
+        guard let history, let lastAttempt = history.lastAttempt, lastAttempt <= now,
+            history.attemptSettings == source.scheduleDigest
+        else { return nil }
         if history.consecutiveFailures > 0 {
-            guard let deferral = history.deferral, deferral.settings == source.settingsDigest, deferral.until > now,
+            guard let deferral = history.deferral, deferral.until > now,
                 deferral.until.timeIntervalSince(lastAttempt) <= max(longestRetryAfter, source.backoff ?? .zero).inSeconds
             else { return nil }
             return Wait(deferral, failures: history.consecutiveFailures)
@@ -69,11 +71,11 @@ public enum FetchSchedule {
         if let backoff = source.backoff, failures >= failuresBeforeBackoff {
             let doublings = min(failures - failuresBeforeBackoff, 20)
             let wait = min(firstBackoff * (1 << doublings), backoff)
-            deferral = StoredDeferral(until: now.addingTimeInterval(wait.inSeconds), reason: .backoff, settings: source.settingsDigest)
+            deferral = StoredDeferral(until: now.addingTimeInterval(wait.inSeconds), reason: .backoff)
         }
         if let retryAfter, retryAfter > now, retryAfter > deferral?.until ?? .distantPast {
             let until = min(retryAfter, now.addingTimeInterval(longestRetryAfter.inSeconds))
-            deferral = StoredDeferral(until: until, reason: .retryAfter, settings: source.settingsDigest)
+            deferral = StoredDeferral(until: until, reason: .retryAfter)
         }
         return deferral
     }

@@ -25,7 +25,9 @@ public struct HTMLAdapter: SourceAdapter {
         AdapterOption(
             "fields", .tree, required: true,
             help: "XPath per item field, relative to the item node (e.g. title: .//h2, url: .//a/@href), or {xpath, convert, format}"),
-        AdapterOption("base_url", .string, help: "the site's address relative links resolve against (default: the page's own URL)"),
+        AdapterOption(
+            "base_url", .string,
+            help: "the site's address relative links resolve against (default: the page's <base href>, else its own URL)"),
         AdapterOption(
             "pagination", .tree,
             help:

@@ -80,7 +80,7 @@ public enum CommandLineTool {
             "Exit status:",
             "  0  success",
             "  1  configuration or usage error (nothing fetched or written)",
-            "  2  partial failure (some sources failed; outputs written from the others)",
+            "  2  partial failure (some sources failed or some outputs could not be written; the rest were)",
             "  3  nothing could be produced (every source failed, or no output could be written)",
             "  4  another run holds the state's lock (and --wait was not given, or ran out)",
             "  5  the state file cannot be used (damaged, newer, read-only); see 'run --help'",

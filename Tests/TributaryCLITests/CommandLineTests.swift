@@ -97,6 +97,9 @@ struct CommandLineTests {
             result.out.contains(
                 "url  URL or path  the feed: an http(s) URL, a file: URL or a path relative to the configuration (required)"))
         #expect(result.out.contains("Every source also accepts:"))
+        for key in ["insecure", "stale_after", "interval", "backoff", "rules"] {
+            #expect(result.out.contains("\n    \(key) "), "the common key '\(key)' is listed")
+        }
     }
 
     @Test("adapters names the zone a source without 'timezone' gets: kanzhihu's own wins over defaults.timezone")

@@ -366,6 +366,12 @@ struct ParseCommandTests {
         }
         #expect(titles.last == "Engineering Notes (sample)")
         #expect(result.standardError.contains("truncated.xml:"), "a truncated document is reported")
+
+        // A list of one is still JSON Lines: a script reads the output line by line whatever the list holds.
+        try folder.write("atom.xml\n", to: "one.txt")
+        let one = try await TributaryBinary.run(["parse", "--list", "one.txt"], in: folder.url.path)
+        #expect(one.status == 0)
+        #expect(one.standardOutput.split(separator: "\n").count == 1, "\(one.standardOutput)")
     }
 
     /// libcurl and the libraries it pulls in are loaded with the first URL, never for files

@@ -45,6 +45,11 @@ enum AdaptersCommand: Command {
             ("weight", "number", "the source's weight when ranking and merging duplicates (default: 1)"),
             ("tags", "list of strings", "tags added to every item of the source"),
             ("timezone", "string", "IANA zone for dates without one (default: \(zoneDefault(registry)))"),
+            ("insecure", "boolean", "skip TLS certificate checks for this source only (default: false)"),
+            ("stale_after", "duration", "how long a failing source's last good items are used (default: defaults.stale_after, 24h)"),
+            ("interval", "duration", "fetch the source at most this often (default: defaults.interval, every run)"),
+            ("backoff", "duration", "the longest wait between attempts while it keeps failing, or off (default: defaults.backoff, 6h)"),
+            ("rules", "mapping", "block and keep rules of the source's own, applied before the global ones"),
         ])
         return text
     }

@@ -18,7 +18,7 @@ enum ImportOPMLCommand: Command {
             and enabled: false (its tributary: attributes). The entries are printed as a sources: list;
             with --append CONFIG they are added to the end of that configuration's sources: list instead
             (feeds it already has are skipped, names are kept unique, the file is checked and written
-            atomically). Problems in the OPML go to standard error as FILE:line:column.
+            atomically). Problems in the OPML go to standard error as FILE:line[:column].
             """,
         options: [
             OptionSpec(long: "append", valueName: "CONFIG", help: "Add the sources to this configuration file instead of printing them."),

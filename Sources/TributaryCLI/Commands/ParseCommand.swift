@@ -64,7 +64,8 @@ enum ParseCommand: Command {
         }
 
         let task = ParseTask(
-            fetcher: CurlFetcher(), directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), lines: inputs.count > 1,
+            fetcher: CurlFetcher(), directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            lines: inputs.count > 1 || arguments.value("list") != nil,
             quiet: arguments.flag("quiet"), now: Date(), zone: zone,
             text: format == "text", sanitize: !arguments.flag("no-sanitize"))
         // Up to `jobs` inputs are parsed at once; results are printed in input order, so at most

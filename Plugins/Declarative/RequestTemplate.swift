@@ -23,14 +23,17 @@ struct RequestTemplate: Sendable {
 
     /// Reads the request options; unknown variables are errors at their line.
     init(options: AdapterOptions) throws(ConfigError) {
+        // Every part is read even when one before it failed, so that `check` lists every problem at once.
+        var errors = ConfigErrorCollector()
         var variables: [String: String] = [:]
         let plain = MappingReader<String>(options: options, expressionKey: "path") { text throws(MappingError) in text }
         if let node = options.tree("variables") {
-            for pair in try plain.pairs(node, "'variables'") {
-                if Self.builtins.contains(pair.key) {
-                    throw plain.error(pair, "'\(pair.key)' is set by pagination; choose another variable name")
+            for pair in errors.attempt({ () throws(ConfigError) in try plain.pairs(node, "'variables'") }) ?? [] {
+                guard !Self.builtins.contains(pair.key) else {
+                    errors.add(plain.error(pair, "'\(pair.key)' is set by pagination; choose another variable name"))
+                    continue
                 }
-                variables[pair.key] = try plain.text(pair.value, "'variables.\(pair.key)'")
+                variables[pair.key] = errors.attempt { () throws(ConfigError) in try plain.text(pair.value, "'variables.\(pair.key)'") }
             }
         }
         self.variables = variables
@@ -50,35 +53,36 @@ struct RequestTemplate: Sendable {
                 throw options.error(at: line, column, "\(what): \(error.message)")
             }
         }
-        guard let urlText = options.string("url") else { throw options.error("url", "missing 'url'") }
-        let (urlLine, urlColumn) = options.position("url")
-        url = try template(urlText, "'url'", line: urlLine, column: urlColumn)
+        /// The templates of a mapping's values (`headers`, `query`).
+        func templates(_ key: String) -> [(name: String, value: FieldTemplate<String>)] {
+            guard let node = options.tree(key) else { return [] }
+            return (errors.attempt { () throws(ConfigError) in try plain.pairs(node, "'\(key)'") } ?? []).compactMap { pair in
+                errors.attempt { () throws(ConfigError) in
+                    let value = try plain.text(pair.value, "'\(key).\(pair.key)'")
+                    return (pair.key, try template(value, "'\(key).\(pair.key)'", line: pair.value.line, column: pair.value.column))
+                }
+            }
+        }
+        let url = errors.attempt { () throws(ConfigError) in
+            guard let urlText = options.string("url") else { throw options.error("url", "missing 'url'") }
+            let (line, column) = options.position("url")
+            return try template(urlText, "'url'", line: line, column: column)
+        }
         method = options.string("method") ?? "GET"
-        var headers: [(name: String, value: FieldTemplate<String>)] = []
-        if let node = options.tree("headers") {
-            for pair in try plain.pairs(node, "'headers'") {
-                let value = try plain.text(pair.value, "'headers.\(pair.key)'")
-                headers.append((pair.key, try template(value, "'headers.\(pair.key)'", line: pair.value.line, column: pair.value.column)))
+        headers = templates("headers")
+        query = templates("query")
+        body = options.string("body").flatMap { text in
+            errors.attempt { () throws(ConfigError) in
+                let (line, column) = options.position("body")
+                return try template(text, "'body'", line: line, column: column)
             }
         }
-        self.headers = headers
-        var query: [(name: String, value: FieldTemplate<String>)] = []
-        if let node = options.tree("query") {
-            for pair in try plain.pairs(node, "'query'") {
-                let value = try plain.text(pair.value, "'query.\(pair.key)'")
-                query.append((pair.key, try template(value, "'query.\(pair.key)'", line: pair.value.line, column: pair.value.column)))
-            }
+        if options.string("body") != nil, method == "GET" {
+            errors.add(options.error("body", "a 'body' needs method: POST"))
         }
-        self.query = query
-        if let text = options.string("body") {
-            let (line, column) = options.position("body")
-            body = try template(text, "'body'", line: line, column: column)
-        } else {
-            body = nil
-        }
-        if body != nil, method == "GET" {
-            throw options.error("body", "a 'body' needs method: POST")
-        }
+        try errors.check()
+        guard let url else { throw options.error("url", "missing 'url'") }
+        self.url = url
     }
 
     /// Whether any part of the request uses the variable.

@@ -414,4 +414,28 @@ struct JSONAdapterTests {
                 "feeds.yaml:11:17: error: source 'a': 'pagination.cursor' is read but {cursor} appears nowhere in url, query, headers or body",
             ])
     }
+
+    @Test("check lists every problem of a source's request at once: url, headers, query, variables and body")
+    func everyRequestProblemAtOnce() {
+        let yaml = """
+            sources:
+              - name: a
+                adapter: json
+                url: "http://127.0.0.1:9/{kind}"
+                headers: {X-Token: [a, b]}
+                query: {q: "{qq}"}
+                variables: {page: 2}
+                body: "x={kind}"
+                items: list[*]
+                fields: {id: id}
+            """
+        let errors = DeclarativeTestSupport.errors(yaml)
+        #expect(errors.count == 6, "\(errors)")
+        #expect(errors.contains { $0.contains("'body': unknown variable {kind}") })
+        #expect(errors.contains { $0.contains("'url': unknown variable {kind}") })
+        #expect(errors.contains { $0.contains("'headers.X-Token' must be a single value") })
+        #expect(errors.contains { $0.contains("'query.q': unknown variable {qq}") })
+        #expect(errors.contains { $0.contains("'page' is set by pagination") })
+        #expect(errors.contains { $0.contains("a 'body' needs method: POST") })
+    }
 }

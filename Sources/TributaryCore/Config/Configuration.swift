@@ -151,11 +151,15 @@ public struct SourceConfig: Sendable {
     /// A digest of what the source is asked with: what shapes its items (``settingsDigest``), its timeout, whether TLS
     /// is checked, and its backoff. A source that waits (its interval, a backoff, a server's `Retry-After`) is asked
     /// at once when it changes: the user edited the source, most likely to mend it.
-    public var scheduleDigest: String {
-        StableID.digest([
-            settingsDigest, String(timeout.inMilliseconds), allowInsecureTLS ? "insecure" : "-",
-            backoff.map { String($0.inMilliseconds) } ?? "-",
+    public var scheduleDigest: String { digests.schedule }
+
+    /// Both digests, the settings one computed once: what a run asks of each source (the schedule's, the validators').
+    public var digests: (settings: String, schedule: String) {
+        let settings = settingsDigest
+        let schedule = StableID.digest([
+            settings, String(timeout.inMilliseconds), allowInsecureTLS ? "insecure" : "-", backoff.map { String($0.inMilliseconds) } ?? "-",
         ])
+        return (settings, schedule)
     }
 
     /// A digest of what shapes the items made of the source's answers (its adapter and options, item limit and time

@@ -111,7 +111,7 @@ public struct Engine: Sendable {
                 var merge = SourceMerge.merge(
                     history, outcome: outcome.answer, now: started, retention: configuration.retention.inSeconds,
                     staleAfter: outcome.source.staleWindow)
-                if !outcome.report.deferred { merge.recordAttempt(settings: outcome.source.scheduleDigest) }
+                if let digest = outcome.scheduleDigest { merge.recordAttempt(settings: digest) }
                 if case .failed = outcome.answer {
                     // The server's wait counts from its answer, which came after the run's start: from now.
                     let answered = max(clock(), started)
@@ -321,7 +321,7 @@ public struct Engine: Sendable {
                 ?? SourceMerge.merge(
                     histories[outcome.source.name] ?? SourceHistory(name: outcome.source.name), outcome: outcome.answer, now: started,
                     retention: configuration.retention.inSeconds, staleAfter: outcome.source.staleWindow)
-            if !outcome.report.deferred { merge.recordAttempt(settings: outcome.source.scheduleDigest) }
+            if let digest = outcome.scheduleDigest { merge.recordAttempt(settings: digest) }
             return merge
         }
         guard merges.allSatisfy(\.leavesRiverUnchanged) else { return nil }
@@ -376,6 +376,8 @@ public struct Engine: Sendable {
         var unchangedMerge: SourceMerge?
         /// The longest wait a 429 or 503 answer asked for (`Retry-After`).
         var retryAfter: Duration?
+        /// What the source was asked with (``SourceConfig/scheduleDigest``); nil when it was not asked.
+        var scheduleDigest: String?
 
         /// The items the source served (none unless it was fetched), taken out of the answer.
         mutating func takeItems() -> [Item] {
@@ -402,8 +404,9 @@ public struct Engine: Sendable {
                     var done: [(Int, Outcome)] = []
                     while let index = queue.next() {
                         let source = sources[index]
+                        let digests = source.digests
                         if schedule, let history = histories[source.name],
-                            let wait = FetchSchedule.wait(history, for: source, now: now)
+                            let wait = FetchSchedule.wait(history, for: source, now: now, digest: digests.schedule)
                         {
                             let outcome = Self.waiting(source, history: history, wait: wait)
                             progress.finished(failed: !outcome.report.succeeded)
@@ -411,9 +414,11 @@ public struct Engine: Sendable {
                             done.append((index, outcome))
                             continue
                         }
-                        let offer = Self.offer(histories[source.name], for: source)
+                        let offer = Self.offer(histories[source.name], for: source, settingsDigest: digests.settings)
                         var outcome = await fetch(
-                            source, configuration: configuration, now: now, log: FetchLog(offer: offer, onBytes: progress.received))
+                            source, configuration: configuration, now: now, settingsDigest: digests.settings,
+                            log: FetchLog(offer: offer, onBytes: progress.received))
+                        outcome.scheduleDigest = digests.schedule
                         progress.finished(failed: !outcome.report.succeeded)
                         if outcome.report.status != .notModified {
                             outcome.unchangedMerge = check?.unchanged(
@@ -436,8 +441,8 @@ public struct Engine: Sendable {
 
     /// The validators to send for `source`: the stored ones, while the items stored with them were made as this run
     /// would make them (the same settings, and ids of the current scheme: a 304 skips the migration of stored ids).
-    static func offer(_ history: SourceHistory?, for source: SourceConfig) -> FetchLog.Offer? {
-        guard let history, let stored = history.validators, stored.settings == source.settingsDigest,
+    static func offer(_ history: SourceHistory?, for source: SourceConfig, settingsDigest: String? = nil) -> FetchLog.Offer? {
+        guard let history, let stored = history.validators, stored.settings == settingsDigest ?? source.settingsDigest,
             history.identityScheme == StableID.schemeVersion
         else { return nil }
         return FetchLog.Offer(url: stored.url, validators: CacheValidators(etag: stored.etag, lastModified: stored.lastModified))
@@ -458,7 +463,9 @@ public struct Engine: Sendable {
         return Outcome(source: source, feed: nil, report: report, answer: .deferred)
     }
 
-    private func fetch(_ source: SourceConfig, configuration: Configuration, now: Date, log: FetchLog) async -> Outcome {
+    private func fetch(
+        _ source: SourceConfig, configuration: Configuration, now: Date, settingsDigest: String, log: FetchLog
+    ) async -> Outcome {
         let started = ContinuousClock.now
         let context = FetchContext(
             sourceName: source.name, configDirectory: configuration.directory, fetcher: fetcher, timeout: source.timeout,
@@ -492,7 +499,7 @@ public struct Engine: Sendable {
             logger.info("\(result.items.count) items in \(report.duration.secondsText)", source: source.name)
             let validators = wire.firstURL.flatMap { url in
                 wire.firstValidators.map {
-                    StoredValidators(url: url, etag: $0.etag, lastModified: $0.lastModified, settings: source.settingsDigest)
+                    StoredValidators(url: url, etag: $0.etag, lastModified: $0.lastModified, settings: settingsDigest)
                 }
             }
             return Outcome(

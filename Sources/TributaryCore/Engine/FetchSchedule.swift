@@ -45,9 +45,10 @@ public enum FetchSchedule {
     /// Until when `source` waits at `now`, and why; nil when it is due. A wait recorded for other settings of the
     /// source (its URL corrected, a longer timeout, `insecure`; ``SourceConfig/scheduleDigest``) no longer holds, and neither does anything counted from an attempt "after" now
     /// (made while the clock ran ahead).
-    public static func wait(_ history: SourceHistory?, for source: SourceConfig, now: Date) -> Wait? {
+    /// `digest` is the source's ``SourceConfig/scheduleDigest`` when the caller has it already.
+    public static func wait(_ history: SourceHistory?, for source: SourceConfig, now: Date, digest: String? = nil) -> Wait? {
         guard let history, let lastAttempt = history.lastAttempt, lastAttempt <= now,
-            history.attemptSettings == source.scheduleDigest
+            history.attemptSettings == digest ?? source.scheduleDigest
         else { return nil }
         if history.consecutiveFailures > 0 {
             guard let deferral = history.deferral, deferral.until > now,

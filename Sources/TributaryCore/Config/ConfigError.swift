@@ -22,6 +22,13 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// This problem and the others found with it, each on its own.
+    public var flattened: [ConfigError] {
+        var first = self
+        first.others = []
+        return [first] + others
+    }
+
     /// `file:line:column: error: message`.
     public var description: String {
         var location = file
@@ -54,10 +61,7 @@ public struct ConfigErrorCollector: Sendable {
 
     /// Keeps a problem, and any it carries.
     public mutating func add(_ error: ConfigError) {
-        var first = error
-        first.others = []
-        errors.append(first)
-        errors += error.others
+        errors += error.flattened
     }
 
     /// Whether no problem was found.

@@ -354,10 +354,8 @@ private struct ConfigurationBuilder {
         do {
             adapter = try adapterType.init(options: options)
         } catch {
-            var found = ConfigErrorCollector()
-            found.add(error)
             let reportedLines = Set(reported.compactMap(\.line))
-            for problem in found.errors where !reportedLines.contains(problem.line ?? 0) { reader.record(problem) }
+            for problem in error.flattened where !reportedLines.contains(problem.line ?? 0) { reader.record(problem) }
             return nil
         }
         guard reported.isEmpty else { return nil }

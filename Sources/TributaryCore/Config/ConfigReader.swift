@@ -26,10 +26,7 @@ final class ConfigReader {
     }
 
     func record(_ error: ConfigError) {
-        var first = error
-        first.others = []
-        errors.append(first)
-        errors += error.others
+        errors += error.flattened
     }
 
     // MARK: Structure

@@ -183,10 +183,10 @@ struct DocumentDecoder {
     static func metaCharset(_ bytes: [UInt8]) -> String? {
         let end = min(bytes.count, 8192)
         var index = 0
-        while let tag = firstIndexIgnoringCase(of: "<meta", in: bytes, from: index, to: end) {
+        while let tag = firstIndex(of: "<meta", in: bytes, from: index, to: end, ignoringCase: true) {
             var close = tag + 5
             while close < end, bytes[close] != UInt8(ascii: ">") { close += 1 }
-            if let found = firstIndexIgnoringCase(of: "charset", in: bytes, from: tag + 5, to: close) {
+            if let found = firstIndex(of: "charset", in: bytes, from: tag + 5, to: close, ignoringCase: true) {
                 var cursor = found + 7
                 while cursor < close, isSpace(bytes[cursor]) { cursor += 1 }
                 if cursor < close, bytes[cursor] == UInt8(ascii: "=") {
@@ -210,26 +210,19 @@ struct DocumentDecoder {
     /// What ends a `charset=` value in a `<meta>` element: a quote, `;`, `/` or whitespace.
     private static let charsetValueEnds: Set<UInt8> = [0x22, 0x27, 0x3B, 0x2F, 0x20, 0x09, 0x0A, 0x0D]
 
-    /// Where `needle` (lower-case ASCII) first lies wholly inside `bytes[start..<end]`, in any case.
-    private static func firstIndexIgnoringCase(of needle: StaticString, in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
+    /// Where `needle` (ASCII; lower-case when `ignoringCase`) first lies wholly inside `bytes[start..<end]`.
+    private static func firstIndex(
+        of needle: StaticString, in bytes: [UInt8], from start: Int, to end: Int, ignoringCase: Bool = false
+    ) -> Int? {
         needle.withUTF8Buffer { needle in
             guard end - start >= needle.count else { return nil }
             for candidate in start...(end - needle.count) {
                 var offset = 0
-                while offset < needle.count, ByteScan.lowercasedASCII(bytes[candidate + offset]) == needle[offset] { offset += 1 }
-                if offset == needle.count { return candidate }
-            }
-            return nil
-        }
-    }
-
-    /// Where `needle` (ASCII) first lies wholly inside `bytes[start..<end]`.
-    private static func firstIndex(of needle: StaticString, in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
-        needle.withUTF8Buffer { needle in
-            guard end - start >= needle.count else { return nil }
-            for candidate in start...(end - needle.count) where bytes[candidate] == needle[0] {
-                var offset = 1
-                while offset < needle.count, bytes[candidate + offset] == needle[offset] { offset += 1 }
+                while offset < needle.count {
+                    let byte = bytes[candidate + offset]
+                    guard (ignoringCase ? ByteScan.lowercasedASCII(byte) : byte) == needle[offset] else { break }
+                    offset += 1
+                }
                 if offset == needle.count { return candidate }
             }
             return nil

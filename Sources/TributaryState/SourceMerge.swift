@@ -75,10 +75,10 @@ public struct SourceMerge: Sendable {
         var history = history
         for index in history.items.indices where history.items[index].firstSeen > now || history.items[index].lastSeen > now {
             futureIDs.insert(history.items[index].item.id)
+            update.clampedIDs.append(history.items[index].item.id)
             history.items[index].firstSeen = min(history.items[index].firstSeen, now)
             history.items[index].lastSeen = min(history.items[index].lastSeen, now)
         }
-        update.clampedIDs = history.items.map(\.item.id).filter(futureIDs.contains)
         switch outcome {
         case .fetched(let items, let feed, let validators, let httpStatus):
             let migrating = history.identityScheme.map { $0 != StableID.schemeVersion } ?? false

@@ -70,7 +70,7 @@ public final class FetchLog: Sendable {
 
     /// Records a response.
     func received(_ response: FetchResponse, to request: FetchRequest, first: Bool) {
-        let retryAfter = response.retryAfter(now: Date())
+        let retryAfter = response.retryAfter
         state.withLock { record in
             record.bytes += response.body.count
             if let retryAfter, retryAfter > record.retryAfter ?? .zero { record.retryAfter = retryAfter }

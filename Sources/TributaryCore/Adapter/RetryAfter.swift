@@ -1,11 +1,11 @@
 package import Foundation
 
 extension FetchResponse {
-    /// The wait this response's `Retry-After` header asks for, with a 429 or a 503 (RFC 9110 §10.2.3); nil without
-    /// one, or with any other status.
-    package func retryAfter(now: Date) -> Duration? {
+    /// The wait this response's `Retry-After` header asks for, with a 429 or a 503 (RFC 9110 §10.2.3), counted from
+    /// now; nil without one, or with any other status (every response is asked: nothing is looked up for those).
+    package var retryAfter: Duration? {
         guard status == 429 || status == 503 else { return nil }
-        return Self.retryAfter(header("Retry-After"), now: now)
+        return Self.retryAfter(header("Retry-After"), now: Date())
     }
 
     /// The wait a `Retry-After` header asks for: delta-seconds or an HTTP date (RFC 9110 §10.2.3).

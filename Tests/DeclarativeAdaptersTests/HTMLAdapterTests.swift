@@ -180,4 +180,62 @@ struct HTMLAdapterTests {
                 "feeds.yaml:7:14: error: source 'listing': 'fields.title': './/h2[' is not a valid XPath 1.0 expression"
             ])
     }
+
+    /// libxml2 compiles a call of any name and looks the function up only when the call is
+    /// evaluated: without this check a typo in a predicate passed `check`, and failed only on
+    /// pages where the predicate was reached.
+    @Test func aFunctionXPathDoesNotHaveIsAConfigurationErrorAtItsLine() {
+        func errors(items: String) -> [String] {
+            DeclarativeTestSupport.errors(Self.yaml(base: "http://127.0.0.1:9", items: items))
+        }
+        #expect(
+            errors(items: "//li[contians(@class, 'news')]") == [
+                "feeds.yaml:5:5: error: source 'listing': 'items': '//li[contians(@class, 'news')]' calls contians(), "
+                    + "which is not an XPath 1.0 function; did you mean contains()?"
+            ])
+        #expect(
+            errors(items: "//li[ends-with(@id, 'x')]") == [
+                "feeds.yaml:5:5: error: source 'listing': 'items': '//li[ends-with(@id, 'x')]' calls ends-with(), a function "
+                    + "of XPath 2.0 or later; libxml2 evaluates XPath 1.0 (substring(s, string-length(s) - string-length(t) + 1) = t "
+                    + "tests the end of s)"
+            ])
+        #expect(
+            errors(items: "//li[fn:exists(a)]") == [
+                "feeds.yaml:5:5: error: source 'listing': 'items': '//li[fn:exists(a)]' calls fn:exists(), a function in a "
+                    + "namespace; no namespace prefixes are defined, only XPath 1.0's own functions"
+            ])
+        let field = Self.yaml(base: "http://127.0.0.1:9").replacingOccurrences(
+            of: "substring-before(./span", with: "substring-befor(./span")
+        #expect(
+            DeclarativeTestSupport.errors(field) == [
+                "feeds.yaml:14:27: error: source 'listing': 'fields.metrics.comments': "
+                    + "'substring-befor(./span[@class='comments'], ' ')' calls substring-befor(), which is not an XPath 1.0 "
+                    + "function; did you mean substring-before()?"
+            ])
+    }
+
+    /// What is a call and what is not, by XPath 1.0's lexical rules: node-type tests, operator
+    /// names after an operand, axis names, names in literals and variables are not calls.
+    @Test(arguments: [
+        ("//li[count(a) > 1 and not(@hidden)]", ["count", "not"]),
+        ("//a[text()]/@href | //b/node() | //comment() | //processing-instruction('x')", []),
+        ("count(//a) div 2 mod 3", ["count"]),
+        ("//div[@class = 'f(x)' or @id = 'g( )']", []),
+        ("child::p[position() = last()]/following-sibling :: span", ["position", "last"]),
+        ("//and[or][div and mod]", []),
+        ("//li[ string-length ( normalize-space(.) ) > 0 ]", ["string-length", "normalize-space"]),
+        ("$page * 2 - sum(//x/@n)", ["sum"]),
+        ("//*[local-name() = 'entry']/ns:*", ["local-name"]),
+        ("//项目[starts-with(名字, '新')]", ["starts-with"]),
+        ("2*count(x)", ["count"]),
+    ])
+    func functionCallsAreFoundByTheLexicalRules(expression: String, calls: [String]) {
+        let yaml = Self.yaml(base: "http://127.0.0.1:9", items: expression)
+        #expect(DeclarativeTestSupport.errors(yaml) == [], "\(expression) calls only \(calls), all XPath 1.0")
+        if let first = calls.first, let range = expression.range(of: first) {
+            let misspelt = expression.replacingCharacters(in: range, with: first + "x")
+            let errors = DeclarativeTestSupport.errors(Self.yaml(base: "http://127.0.0.1:9", items: misspelt))
+            #expect(errors.count == 1 && errors[0].contains("calls \(calls[0])x()"), "\(misspelt): \(errors)")
+        }
+    }
 }

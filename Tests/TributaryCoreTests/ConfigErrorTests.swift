@@ -262,6 +262,13 @@ struct ConfigErrorTests {
             "a link that is no URL", "link: not a url\n" + oneSource,
             "feeds.yaml:1:7: error: 'link' must be the river's home page as an absolute http(s) URL, found 'not a url'"),
         Case(
+            "a link with a space, which the outputs would escape", "link: https://example.org/my river\n" + oneSource,
+            "feeds.yaml:1:7: error: 'link' must be the river's home page as an absolute http(s) URL, found 'https://example.org/my river'"
+        ),
+        Case(
+            "a link without a host", "link: https:///river\n" + oneSource,
+            "feeds.yaml:1:7: error: 'link' must be the river's home page as an absolute http(s) URL, found 'https:///river'"),
+        Case(
             "an id that is no IRI", "id: my river\n" + oneSource,
             "feeds.yaml:1:5: error: 'id' must be an IRI with a scheme, such as urn:example:my-river or https://example.org/river, found 'my river'"
         ),

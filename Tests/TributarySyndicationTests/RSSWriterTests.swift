@@ -81,6 +81,24 @@ struct RSSWriterTests {
         #expect(!xml.contains("<description>941d1161d1063619") && !xml.contains("<description>5f0c2e7a99d1b3aa"))
     }
 
+    /// The writer takes links by the rule every output uses (`WebLink.page`): a space or a quote, found unescaped in
+    /// the wild, is escaped as a browser would; a link with no host, or not http(s), is left out.
+    @Test func linksAreTakenByTheRuleOfEveryOutput() {
+        let head = RSSWriter.Head(title: "T", homePageURL: "https://example.com/a home", updated: Self.now)
+        let items = [
+            Item(
+                id: "1", source: "blog", url: "https://b.example/a \"b\"", title: "One",
+                attachments: [Attachment(url: "https://b.example/x y.mp3"), Attachment(url: "https:///no-host.mp3")],
+                duplicates: [DuplicateReference(source: "wire", url: "http://W.example/2 3")])
+        ]
+        let xml = Self.writer.document(head: head, items: items)
+        #expect(RSSFeedRules.violations(xml) == [])
+        #expect(xml.contains("<link>https://example.com/a%20home</link>"))
+        #expect(xml.contains("<link>https://b.example/a%20%22b%22</link>"))
+        #expect(xml.contains(#"<enclosure url="https://b.example/x%20y.mp3""#) && !xml.contains("no-host"))
+        #expect(xml.contains(#"<atom:link rel="related" href="http://W.example/2%203""#))
+    }
+
     @Test func anEmptyFeedWithOnlyAHomePageIsValid() {
         let head = RSSWriter.Head(title: "", homePageURL: "https://example.com/", updated: Date(timeIntervalSince1970: 0))
         let xml = Self.writer.document(head: head, items: [])

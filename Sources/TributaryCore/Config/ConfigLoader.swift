@@ -537,9 +537,9 @@ private struct ConfigurationBuilder {
             && !text.contains { "<>\"{}|\\^`".contains($0) }
     }
 
-    /// Whether the text is an absolute `http(s)` URL with a host.
+    /// Whether the text is an absolute `http(s)` URL with a host that the outputs publish as it is written
+    /// (`WebLink.page`; a space or a quote, which they would escape, is a mistake to point out here).
     static func isAbsoluteWebURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else { return false }
-        return !(url.host ?? "").isEmpty
+        WebLink.page(text) == text
     }
 }

@@ -77,11 +77,11 @@ public struct HTMLRiver: Sendable {
         html += "<meta name=\"color-scheme\" content=\"light dark\"/>\n"
         html += "<meta name=\"generator\" content=\"Tributary \(Self.escape(Tributary.version))\"/>\n"
         html += "<title>\(Self.escape(title))</title>\n"
-        if let selfURL, let safe = Self.webURL(selfURL) {
+        if let safe = selfURL.flatMap(WebLink.page) {
             html += "<link rel=\"canonical\" href=\"\(Self.escape(safe))\"/>\n"
         }
         for feed in feeds {
-            guard let url = Self.webURL(feed.url) else { continue }
+            guard let url = WebLink.page(feed.url) else { continue }
             html +=
                 "<link rel=\"alternate\" type=\"\(Self.escape(feed.type))\" title=\"\(Self.escape(feed.title))\" href=\"\(Self.escape(url))\"/>\n"
         }
@@ -100,7 +100,7 @@ public struct HTMLRiver: Sendable {
 
     private func header(itemCount: Int, into html: inout String) {
         html += "<header class=\"masthead\">\n<h1>"
-        if let home = homePageURL.flatMap(Self.webURL) {
+        if let home = homePageURL.flatMap(WebLink.page) {
             html += "<a href=\"\(Self.escape(home))\">\(Self.escape(title))</a>"
         } else {
             html += Self.escape(title)
@@ -108,11 +108,11 @@ public struct HTMLRiver: Sendable {
         html +=
             "</h1>\n<p class=\"updated\">Updated <time datetime=\"\(RFC3339.string(from: now))\">\(Self.escape(dateTimeText(now)))</time>"
         html += " · \(itemCount) item\(itemCount == 1 ? "" : "s")</p>\n"
-        let linked = feeds.filter { Self.webURL($0.url) != nil }
+        let linked = feeds.compactMap { feed in WebLink.page(feed.url).map { (feed, $0) } }
         if !linked.isEmpty {
             html += "<p class=\"feeds\">Subscribe:"
-            for feed in linked {
-                html += " <a href=\"\(Self.escape(feed.url))\" type=\"\(Self.escape(feed.type))\">\(Self.escape(feed.kind))</a>"
+            for (feed, url) in linked {
+                html += " <a href=\"\(Self.escape(url))\" type=\"\(Self.escape(feed.type))\">\(Self.escape(feed.kind))</a>"
             }
             html += "</p>\n"
         }
@@ -206,8 +206,8 @@ public struct HTMLRiver: Sendable {
         let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? String(summary.prefix(80)).trimmingCharacters(in: .whitespaces)
         let language = Self.language(of: title + " " + summary)
         html += "<article class=\"item\"\(language.map { " lang=\"\($0)\"" } ?? "")>\n"
-        let link = item.url.flatMap(Self.webURL)
-        if let image = item.image.flatMap(Self.webURL) {
+        let link = item.url.flatMap(WebLink.page)
+        if let image = item.image.flatMap(WebLink.page) {
             html += "<a class=\"thumb\" href=\"\(Self.escape(link ?? image))\" tabindex=\"-1\" aria-hidden=\"true\">"
             html += "<img src=\"\(Self.escape(image))\" alt=\"\" loading=\"lazy\" decoding=\"async\" width=\"96\" height=\"96\"/></a>\n"
         }
@@ -235,7 +235,7 @@ public struct HTMLRiver: Sendable {
             for duplicate in item.duplicates {
                 let text = duplicate.title.flatMap { $0.isEmpty ? nil : $0 } ?? duplicate.url ?? duplicate.source
                 html += "<li>Also: "
-                if let url = duplicate.url.flatMap(Self.webURL) {
+                if let url = duplicate.url.flatMap(WebLink.page) {
                     html += "<a href=\"\(Self.escape(url))\">\(Self.escape(text))</a>"
                 } else {
                     html += Self.escape(text)
@@ -324,16 +324,6 @@ public struct HTMLRiver: Sendable {
             }
         }
         return han ? "zh" : nil
-    }
-
-    /// The URL when it is an absolute `http(s)` URL without markup characters, else nil: only
-    /// such links and images reach the page (no `javascript:`, no `data:`).
-    static func webURL(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let lower = trimmed.lowercased()
-        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return nil }
-        guard !trimmed.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "\"" }) else { return nil }
-        return trimmed
     }
 
     /// Text escaped for element content and double-quoted attributes alike.

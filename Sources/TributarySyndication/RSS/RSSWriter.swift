@@ -65,11 +65,12 @@ public struct RSSWriter: Sendable {
             """
         let title = head.title.isEmpty ? "Tributary" : head.title
         element("title", title, into: &xml, indent: 2)
-        let link = [head.homePageURL, head.selfURL].compactMap { $0 }.first { RSSWriter.isAbsoluteWebURL($0) }
+        // RSS's links (`link`, `enclosure url`, `source url`) must be absolute http(s) URLs: `WebLink.page`.
+        let link = [head.homePageURL, head.selfURL].lazy.compactMap { $0.flatMap(WebLink.page) }.first
         element("link", link ?? "", into: &xml, indent: 2)
         let description = head.description.flatMap { $0.isEmpty ? nil : $0 } ?? "\(title): items combined by Tributary"
         element("description", description, into: &xml, indent: 2)
-        if let selfURL = head.selfURL, RSSWriter.isAbsoluteWebURL(selfURL) {
+        if let selfURL = head.selfURL.flatMap(WebLink.page) {
             xml += "    <atom:link rel=\"self\" type=\"application/rss+xml\" href=\"\(XMLEscaping.attribute(selfURL))\"/>\n"
         }
         if let language = head.language, !language.isEmpty { element("language", language, into: &xml, indent: 2) }
@@ -89,7 +90,7 @@ public struct RSSWriter: Sendable {
         xml += "    <item>\n"
         let title = AtomWriter.title(of: item)
         if !title.isEmpty { element("title", title, into: &xml, indent: 3) }
-        let link = item.url.flatMap { RSSWriter.isAbsoluteWebURL($0) ? $0 : nil }
+        let link = item.url.flatMap(WebLink.page)
         if let link { element("link", link, into: &xml, indent: 3) }
         // The description is HTML: a plain-text summary is escaped for HTML, then for XML.
         if let summary = item.summary, !summary.isEmpty {
@@ -98,7 +99,7 @@ public struct RSSWriter: Sendable {
             htmlElement("description", html, into: &xml)
         } else if title.isEmpty {
             // An item needs a title or a description: its link, else what the HTML page shows (not the internal id).
-            element("description", item.url.flatMap { RSSWriter.isAbsoluteWebURL($0) ? $0 : nil } ?? "(untitled)", into: &xml, indent: 3)
+            element("description", link ?? "(untitled)", into: &xml, indent: 3)
         }
         if let html = item.contentHTML, !html.isEmpty { htmlElement("content:encoded", html, into: &xml) }
         for author in item.authors {
@@ -108,7 +109,13 @@ public struct RSSWriter: Sendable {
         for tag in item.tags where !tag.isEmpty {
             element("category", tag, into: &xml, indent: 3)
         }
-        let enclosures = item.attachments.filter { RSSWriter.isAbsoluteWebURL($0.url) }
+        let enclosures = item.attachments.compactMap { attachment in
+            WebLink.page(attachment.url).map { url in
+                var attachment = attachment
+                attachment.url = url
+                return attachment
+            }
+        }
         if let first = enclosures.first {
             let type = AtomWriter.matchesSchemaPattern(first.mimeType, around: "/") ? first.mimeType : "application/octet-stream"
             xml += "      <enclosure url=\"\(XMLEscaping.attribute(first.url))\" length=\"\(max(first.sizeInBytes ?? 0, 0))\""
@@ -123,7 +130,7 @@ public struct RSSWriter: Sendable {
         }
         // RSS has no element for them: the duplicates merged into the item are Atom's related links.
         for duplicate in item.duplicates {
-            guard let url = duplicate.url, RSSWriter.isAbsoluteWebURL(url) else { continue }
+            guard let url = duplicate.url.flatMap(WebLink.page) else { continue }
             let title = [duplicate.title, "(\(duplicate.source))"].compactMap { $0 }.joined(separator: " ")
             xml += "      <atom:link rel=\"related\" href=\"\(XMLEscaping.attribute(url))\" title=\"\(XMLEscaping.attribute(title))\"/>\n"
         }
@@ -142,7 +149,7 @@ public struct RSSWriter: Sendable {
         if let date = item.published ?? item.updated {
             element("pubDate", RFC822.string(from: date), into: &xml, indent: 3)
         }
-        if let info = sources[item.source], let feedURL = info.feedURL, RSSWriter.isAbsoluteWebURL(feedURL) {
+        if let info = sources[item.source], let feedURL = info.feedURL.flatMap(WebLink.page) {
             let name = info.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.source
             xml += "      <source url=\"\(XMLEscaping.attribute(feedURL))\">\(XMLEscaping.text(name))</source>\n"
         }
@@ -158,23 +165,5 @@ public struct RSSWriter: Sendable {
         var section = XMLOutput(capacity: html.utf8.count + 32)
         section.cdata(html)
         xml += "      <\(name)>" + section.string + "</\(name)>\n"
-    }
-
-    /// Whether the text is an absolute `http(s)` URL with a host and no whitespace, as RSS's
-    /// `link`, `enclosure url` and `source url` must be.
-    static func isAbsoluteWebURL(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("https://") {
-            rest = lower.dropFirst(8)
-        } else if lower.hasPrefix("http://") {
-            rest = lower.dropFirst(7)
-        } else {
-            return false
-        }
-        guard let host = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first, !host.isEmpty else {
-            return false
-        }
-        return !text.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "\"" })
     }
 }

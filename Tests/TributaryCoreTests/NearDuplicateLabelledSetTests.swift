@@ -16,9 +16,9 @@ struct LabelledHeadlinePair: Sendable {
     /// The line in the file (for messages).
     var line: Int
 
-    /// The pairs in the fixture.
-    static func load() throws -> [LabelledHeadlinePair] {
-        let url = try #require(Bundle.module.url(forResource: "headline-pairs", withExtension: "tsv", subdirectory: "Fixtures"))
+    /// The pairs in the fixture `name`: the set the detector was tuned on, or the held-out set.
+    static func load(_ name: String = "headline-pairs") throws -> [LabelledHeadlinePair] {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: "tsv", subdirectory: "Fixtures"))
         let text = try String(contentsOf: url, encoding: .utf8)
         var pairs: [LabelledHeadlinePair] = []
         for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where offset > 0 {
@@ -78,9 +78,16 @@ struct NearDuplicateLabelledSetTests {
         #expect(chinese * 10 >= pairs.count * 4 && chinese * 10 <= pairs.count * 6)
     }
 
-    @Test("precision ≥ 0.95 and recall ≥ 0.80 when each pair is clustered on its own")
-    func pairwise() throws {
-        let pairs = try LabelledHeadlinePair.load()
+    /// The sets and the scores each must keep: the set the threshold was tuned on, and the second set (written
+    /// later, without looking at the detector), whose duplicates are mostly independent rewrites that share few
+    /// words and whose non-duplicates differ in one word (see `Fixtures/README-headline-pairs.md`).
+    static let sets: [(name: String, precision: Double, recall: Double)] = [
+        ("headline-pairs", 0.95, 0.80), ("headline-pairs-heldout", 0.75, 0.12), ("headline-pairs-blind", 0.80, 0.55),
+    ]
+
+    @Test("precision and recall when each pair is clustered on its own", arguments: sets)
+    func pairwise(set: String, minimumPrecision: Double, minimumRecall: Double) throws {
+        let pairs = try LabelledHeadlinePair.load(set)
         let detector = NearDuplicateDetector()
         var score = DetectionScore()
         for pair in pairs {
@@ -92,13 +99,13 @@ struct NearDuplicateLabelledSetTests {
                 let comparison = detector.compare(pair.first, pair.second)
                 let similarity = String(format: "%.2f", comparison.jaccard)
                 print(
-                    "miss, line \(pair.line) (\(pair.isDuplicate ? "dup" : "diff"), J \(similarity), \(comparison.veto?.rawValue ?? "no veto")): \(pair.first) | \(pair.second)"
+                    "miss, \(set) line \(pair.line) (\(pair.isDuplicate ? "dup" : "diff"), J \(similarity), \(comparison.veto?.rawValue ?? "no veto")): \(pair.first) | \(pair.second)"
                 )
             }
         }
-        print("pairwise at threshold \(detector.threshold): \(score)")
-        #expect(score.precision >= 0.95)
-        #expect(score.recall >= 0.80)
+        print("pairwise \(set) at threshold \(detector.threshold): \(score)")
+        #expect(score.precision >= minimumPrecision)
+        #expect(score.recall >= minimumRecall)
     }
 
     @Test("threshold sweep (how the default was tuned; prints the table)")
@@ -126,9 +133,9 @@ struct NearDuplicateLabelledSetTests {
         #expect(f1 >= best.f1 - 0.02)
     }
 
-    @Test("all titles of the set clustered together: the labels still hold and no cluster blows up")
-    func mixed() throws {
-        let pairs = try LabelledHeadlinePair.load()
+    @Test("all titles of a set clustered together: the labels still hold and no cluster blows up", arguments: sets)
+    func mixed(set: String, minimumPrecision: Double, minimumRecall: Double) throws {
+        let pairs = try LabelledHeadlinePair.load(set)
         let titles = pairs.flatMap { [$0.first, $0.second] }
         let clusters = NearDuplicateDetector().clusters(titles)
         var clusterOf = [Int](repeating: -1, count: titles.count)
@@ -141,12 +148,12 @@ struct NearDuplicateLabelledSetTests {
             let b = clusterOf[2 * number + 1]
             score.add(label: pair.isDuplicate, detected: a >= 0 && a == b)
         }
-        print("mixed: \(score); \(clusters.count) clusters, largest \(clusters.map(\.count).max() ?? 0)")
+        print("mixed \(set): \(score); \(clusters.count) clusters, largest \(clusters.map(\.count).max() ?? 0)")
         for cluster in clusters where Set(cluster.map { $0 / 2 }).count > 1 {
             print("CROSS " + cluster.map { titles[$0] }.joined(separator: " | "))
         }
-        #expect(score.precision >= 0.95)
-        #expect(score.recall >= 0.80)
+        #expect(score.precision >= minimumPrecision)
+        #expect(score.recall >= minimumRecall)
         #expect((clusters.map(\.count).max() ?? 0) <= 6)
     }
 }

@@ -37,6 +37,17 @@ struct NearDuplicateNumberTests {
         ("三百零五名学生参加", ["305"]),
         ("十三五规划圆满收官", []),
         ("十全十美的方案", []),
+        // Chinese magnitudes after digits, as English ones; a percentage's trailing zeros (not a version's).
+        ("京东宣布招聘1万人", ["10000"]),
+        ("京东宣布招聘10000人", ["10000"]),
+        ("净利润128.5亿元", ["12850000000"]),
+        ("全国财政收入超过2万亿元", ["2000000000000"]),
+        ("一季度GDP同比增长5.0%", ["1", "5"]),
+        ("CPI rose 2.50% in May", ["2.5"]),
+        ("Linux 6.10 released, 3.0 GB smaller", ["6.10", "3.0"]),
+        // An instance of a trial, a plenary session.
+        ("李某受贿案二审开庭", ["2"]),
+        ("二十届三中全会公报发布", ["20", "3"]),
     ]
 
     @Test("numbers are extracted whole and canonical", arguments: numbers)
@@ -68,6 +79,26 @@ struct NearDuplicateNumberTests {
         ("Japan's economy shrinks 0.5% in third quarter", "Japan's economy grows 0.5% in third quarter", .oppositeDirection),
         ("Senate passes $1.2 trillion spending bill", "Senate rejects $1.2 trillion spending bill", .oppositeDirection),
         ("Russia accuses Ukraine of attacking nuclear plant", "Ukraine accuses Russia of attacking nuclear plant", .reversedRoles),
+        ("广州队2比0击败山东队晋级", "山东队2比0击败广州队晋级", .reversedRoles),
+        ("王某起诉李某侵犯名誉权", "李某起诉王某侵犯名誉权", .reversedRoles),
+        // Words of opposite direction, negations, members of exclusive sets, places of one kind.
+        ("Appeals court upholds ban on assault weapons", "Appeals court overturns ban on assault weapons", .oppositeDirection),
+        ("Jury convicts nurse in hospital poisoning case", "Jury acquits nurse in hospital poisoning case", .oppositeDirection),
+        ("Governor signs bill capping insulin prices", "Governor vetoes bill capping insulin prices", .oppositeDirection),
+        ("Police arrest man over festival stabbing", "Police release man over festival stabbing", .oppositeDirection),
+        ("省人大常委会批准预算调整方案", "省人大常委会否决预算调整方案", .oppositeDirection),
+        ("法院支持原告全部诉讼请求", "法院驳回原告全部诉讼请求", .oppositeDirection),
+        ("Pope will travel to Argentina this year, Vatican says", "Pope will not travel to Argentina this year, Vatican says", .negation),
+        ("Bank doesn't expect rate cut before June", "Bank expects rate cut before June", .negation),
+        ("特斯拉将在印度建厂", "特斯拉不会在印度建厂", .negation),
+        ("美方宣布对进口钢铁加征关税", "美方宣布暂停对进口钢铁加征关税", .negation),
+        ("Alcaraz reaches Wimbledon semifinal", "Alcaraz reaches Wimbledon final", .exclusiveWords),
+        ("中国队晋级世乒赛男团半决赛", "中国队晋级世乒赛男团决赛", .exclusiveWords),
+        ("中国女篮大胜新西兰", "中国男篮大胜新西兰", .exclusiveWords),
+        ("Japan's exports rise for third month", "Japan's imports rise for third month", .exclusiveWords),
+        ("气象台发布暴雨黄色预警", "气象台发布暴雨橙色预警", .exclusiveWords),
+        ("南京地铁新线开通运营", "南昌地铁新线开通运营", .differentPlaces),
+        ("瑞典央行宣布维持利率不变", "瑞士央行宣布维持利率不变", .differentPlaces),
         // Not vetoed: the same numbers written differently, an added number, an edited headline.
         ("Two killed in shooting at Texas mall", "2 killed in shooting at Texas mall", nil),
         ("中国女排3:0横扫日本队，提前晋级", "中国女排3比0横扫日本队 提前晋级", nil),
@@ -77,6 +108,13 @@ struct NearDuplicateNumberTests {
         ("Apple unveils iPhone 16 (video)", "Apple unveils iPhone 16", nil),
         ("苹果发布iPhone 16（组图）", "【独家】苹果发布iPhone 16", nil),
         ("Daily digest (5 March 2024)", "Daily digest", nil),
+        ("京东宣布招聘1万名快递员", "京东宣布招聘10000名快递员", nil),
+        ("GDP同比增长5.0%", "GDP同比增长5%", nil),
+        // A province and its capital, a man and a woman of one story, two sides meeting (no contest), both negated.
+        ("四川甘孜发生地震 成都震感明显", "四川甘孜发生地震 四川多地震感明显", nil),
+        ("Man charged after woman found dead in Leeds flat", "Man charged after body found in Leeds flat", nil),
+        ("拜登与习近平举行会晤", "习近平与拜登举行会晤", nil),
+        ("Council won't raise parking fees this year", "Council will not raise parking fees this year", nil),
     ]
 
     @Test("numbers and structure veto different stories", arguments: vetoes)

@@ -15,8 +15,18 @@ enum NearDuplicateVeto: String, Sendable, CaseIterable {
     /// Words of opposite direction where the headlines differ (`rise` vs `fall`, `passes` vs `rejects`, `涨` vs `跌`,
     /// `加息` vs `降息`, `开幕` vs `闭幕`).
     case oppositeDirection
-    /// The same words around a verb with the roles swapped (`Russia accuses Ukraine …` vs `Ukraine accuses Russia …`).
+    /// The same words around a verb with the roles swapped (`Russia accuses Ukraine …` vs `Ukraine accuses Russia …`,
+    /// `中国队3比1战胜日本队` vs `日本队3比1战胜中国队`).
     case reversedRoles
+    /// A negation in one headline only (`will seek re-election` vs `will not seek re-election`, `将派代表出席` vs
+    /// `不会派代表出席`, `加征关税` vs `暂停加征关税`).
+    case negation
+    /// Different members of a set whose members exclude each other (`semifinal` vs `final`, `女排` vs `男排`,
+    /// `橙色预警` vs `红色预警`, `exports` vs `imports`).
+    case exclusiveWords
+    /// A Chinese place name in each headline, of one kind (countries, provinces, cities), that the other does not
+    /// name (`杭州` vs `广州`, `瑞士` vs `瑞典`).
+    case differentPlaces
 }
 
 /// The structural checks that run on a candidate pair once its shingles are similar enough: Jaccard similarity
@@ -59,7 +69,7 @@ enum HeadlineComparison {
         _ idsA: UnsafeBufferPointer<UInt32>, _ flagsA: UnsafeBufferPointer<UInt8>, _ onlyA: UnsafeBufferPointer<Bool>,
         _ idsB: UnsafeBufferPointer<UInt32>, _ flagsB: UnsafeBufferPointer<UInt8>, _ onlyB: UnsafeBufferPointer<Bool>
     ) -> NearDuplicateVeto? {
-        if hasOppositeDirections(idsA, onlyA, idsB, onlyB) { return .oppositeDirection }
+        if let lexical = lexicalVeto(idsA, onlyA, idsB, onlyB) { return lexical }
         // A run needs at least one token of its own, so a headline has at most as many runs as tokens.
         let found = withUnsafeTemporaryAllocation(of: Run.self, capacity: idsA.count + idsB.count) { space -> NearDuplicateVeto? in
             let countA = runs(idsA, flagsA, onlyA, into: UnsafeMutableBufferPointer(rebasing: space[0..<idsA.count]))
@@ -75,7 +85,8 @@ enum HeadlineComparison {
             return nil
         }
         if let found { return found }
-        if hasReversedRoles(idsA, flagsA, idsB) { return .reversedRoles }
+        if hasDifferentPlaces(idsA, flagsA, onlyA, idsB, flagsB, onlyB) { return .differentPlaces }
+        if hasReversedRoles(idsA, flagsA, idsB) || hasReversedChineseRoles(idsA, flagsA, idsB, flagsB) { return .reversedRoles }
         return nil
     }
 
@@ -143,89 +154,100 @@ enum HeadlineComparison {
         return count
     }
 
-    // MARK: Directions
+    // MARK: Words the lexicon knows
 
-    /// Whether the tokens only `a` has and the tokens only `b` has point in opposite directions on some axis.
-    private static func hasOppositeDirections(
+    /// What the lexicon says of the tokens of one headline.
+    private struct LexicalFacts {
+        /// The direction axes pointed up on.
+        var up: UInt16 = 0
+        /// The direction axes pointed down on.
+        var down: UInt16 = 0
+        /// Whether there is a negation.
+        var negation = false
+        /// The members of exclusive sets: bit `8 × set + member`.
+        var members: UInt64 = 0
+
+        mutating func add(_ entry: HeadlineLexicon.Entry) {
+            up |= entry.up
+            down |= entry.down
+            negation = negation || entry.isNegation
+            if entry.exclusiveSet != 0 { members |= 1 << (UInt64(entry.exclusiveSet - 1) * 8 + UInt64(entry.exclusiveMember)) }
+        }
+    }
+
+    /// The lexicon's facts about the tokens of `ids` marked in `only` (all of them when nil), and about the words of
+    /// two characters with one of them marked (`女排` / `男排` differ in one).
+    private static func facts(_ ids: UnsafeBufferPointer<UInt32>, _ only: UnsafeBufferPointer<Bool>?) -> LexicalFacts {
+        let entries = HeadlineLexicon.entries
+        var facts = LexicalFacts()
+        for index in ids.indices {
+            let marked = only?[index] ?? true
+            if marked, let entry = entries[HeadlineLexicon.key(ids[index])] { facts.add(entry) }
+            if index + 1 < ids.count, marked || only?[index + 1] ?? true,
+                let entry = entries[HeadlineLexicon.pairKey(ids[index], ids[index + 1])]
+            {
+                facts.add(entry)
+            }
+        }
+        return facts
+    }
+
+    /// The veto the lexicon gives where the headlines differ: words of opposite direction, a negation on one side
+    /// only, or different members of an exclusive set.
+    private static func lexicalVeto(
         _ a: UnsafeBufferPointer<UInt32>, _ onlyA: UnsafeBufferPointer<Bool>, _ b: UnsafeBufferPointer<UInt32>,
         _ onlyB: UnsafeBufferPointer<Bool>
+    ) -> NearDuplicateVeto? {
+        let factsA = facts(a, onlyA)
+        let factsB = facts(b, onlyB)
+        if factsA.up & factsB.down != 0 || factsA.down & factsB.up != 0 { return .oppositeDirection }
+        if factsA.negation != factsB.negation { return .negation }
+        guard factsA.members | factsB.members != 0 else { return nil }
+        if excludes(factsA.members, facts(b, nil).members) || excludes(factsB.members, facts(a, nil).members) {
+            return .exclusiveWords
+        }
+        return nil
+    }
+
+    /// Whether a member in `own` (the members only one headline has) is missing from `other` (every member of the
+    /// other headline) while `other` has another member of its set.
+    private static func excludes(_ own: UInt64, _ other: UInt64) -> Bool {
+        var remaining = own
+        while remaining != 0 {
+            let bit = remaining & (~remaining &+ 1)
+            remaining &= remaining - 1
+            let set = UInt64(0xFF) << (UInt64(bit.trailingZeroBitCount) / 8 * 8)
+            if other & bit == 0 && other & set & ~bit != 0 { return true }
+        }
+        return false
+    }
+
+    // MARK: Places
+
+    /// Whether each headline names a Chinese place (``HeadlineLexicon/placeNames``) of one kind that the other does
+    /// not.
+    private static func hasDifferentPlaces(
+        _ a: UnsafeBufferPointer<UInt32>, _ flagsA: UnsafeBufferPointer<UInt8>, _ onlyA: UnsafeBufferPointer<Bool>,
+        _ b: UnsafeBufferPointer<UInt32>, _ flagsB: UnsafeBufferPointer<UInt8>, _ onlyB: UnsafeBufferPointer<Bool>
     ) -> Bool {
-        let directions = Self.directions
-        var upA: UInt8 = 0
-        var downA: UInt8 = 0
-        for (index, id) in a.enumerated() where onlyA[index] {
-            if let direction = directions[id] {
-                upA |= direction.up
-                downA |= direction.down
-            }
+        // A place only one headline names has a token only that headline has, and is written in ideographs.
+        func hasOwnIdeograph(_ flags: UnsafeBufferPointer<UInt8>, _ only: UnsafeBufferPointer<Bool>) -> Bool {
+            flags.indices.contains { only[$0] && flags[$0] & Flags.ideograph != 0 }
         }
-        guard upA | downA != 0 else { return false }
-        var upB: UInt8 = 0
-        var downB: UInt8 = 0
-        for (index, id) in b.enumerated() where onlyB[index] {
-            if let direction = directions[id] {
-                upB |= direction.up
-                downB |= direction.down
-            }
-        }
-        return upA & downB != 0 || downA & upB != 0
+        guard hasOwnIdeograph(flagsA, onlyA), hasOwnIdeograph(flagsB, onlyB) else { return false }
+        return placeKindsMissing(from: b, in: a) & placeKindsMissing(from: a, in: b) != 0
     }
 
-    /// Which axes a token points up or down on (one bit per axis).
-    struct Direction {
-        /// The axes the token points up on.
-        var up: UInt8
-        /// The axes the token points down on.
-        var down: UInt8
-    }
-
-    /// Words of opposite direction, grouped by axis: each axis is (up words, down words). English words are
-    /// stemmed like headline words, so `rises`, `rose`, `rising` all count.
-    static let axes: [(up: [String], down: [String])] = [
-        (
-            up: [
-                "rise", "rises", "rose", "risen", "up", "gain", "gains", "surge", "surges", "soar", "soars", "jump",
-                "jumps", "climb", "climbs", "rally", "rallies", "grow", "grows", "grew", "expand", "expands", "raise",
-                "raises", "hike", "hikes", "increase", "increases", "boost", "higher", "high", "beat", "beats",
-                "win", "wins", "won", "add", "adds", "profit", "涨", "升", "增", "加", "高", "盈", "赢", "胜",
-            ],
-            down: [
-                "fall", "falls", "fell", "fallen", "down", "lose", "loses", "lost", "loss", "losses", "plunge",
-                "plunges", "drop", "drops", "dropped", "slide", "slides", "slump", "slumps", "tumble", "tumbles",
-                "sink", "sinks", "sank", "shrink", "shrinks", "contract", "contracts", "cut", "cuts", "decrease",
-                "decreases", "decline", "declines", "lower", "low", "dip", "dips", "slip", "slips", "miss", "misses",
-                "跌", "降", "减", "低", "亏", "输", "负", "落",
-            ]
-        ),
-        (
-            up: ["pass", "passes", "passed", "approve", "approves", "approved", "accept", "accepts", "accepted"],
-            down: ["reject", "rejects", "rejected", "block", "blocks", "blocked", "veto", "vetoes", "vetoed", "deny", "denies"]
-        ),
-        (up: ["开"], down: ["闭"]),
-        (up: ["上"], down: ["下"]),
-        (up: ["买"], down: ["卖"]),
-        (up: ["收"], down: ["免"]),
-    ]
-
-    /// The direction of each lexicon token, by token id.
-    static let directions: [UInt32: Direction] = {
-        var directions: [UInt32: Direction] = [:]
-        var tokenizer = HeadlineTokenizer()
-        for (axis, words) in axes.enumerated() {
-            let bit = UInt8(1) << UInt8(axis)
-            for (list, isUp) in [(words.up, true), (words.down, false)] {
-                for word in list {
-                    tokenizer.tokenize(word)
-                    guard tokenizer.tokens.count == 1, let token = tokenizer.tokens.first else { continue }
-                    let id = StableHash.fold(token.hash)
-                    var direction = directions[id] ?? Direction(up: 0, down: 0)
-                    if isUp { direction.up |= bit } else { direction.down |= bit }
-                    directions[id] = direction
-                }
+    /// The kinds of places (a bit each) that `ids` names and `other` does not.
+    private static func placeKindsMissing(from other: UnsafeBufferPointer<UInt32>, in ids: UnsafeBufferPointer<UInt32>) -> UInt8 {
+        var kinds: UInt8 = 0
+        for start in ids.indices where HeadlineLexicon.entries[HeadlineLexicon.key(ids[start])]?.startsPlace == true {
+            for place in HeadlineLexicon.places[ids[start]] ?? [] where starts(ids, at: start, with: place.ids) {
+                if !contains(other, place.ids) { kinds |= 1 << UInt8(place.kind) }
             }
         }
-        return directions
-    }()
+        return kinds
+    }
 
     // MARK: Roles
 
@@ -246,5 +268,72 @@ enum HeadlineComparison {
             }
         }
         return false
+    }
+
+    /// Whether two Chinese headlines put the same sides around the same contest the other way round: `P M S` and
+    /// `P′ M S′`, where the middle `M` is their longest common run that holds a score or a contest character, `P`
+    /// appears in `S′` and `P′` in `S` (`中国队3比1战胜日本队` vs `日本队3比1战胜中国队`, `王某起诉李某` vs `李某起诉王某`).
+    private static func hasReversedChineseRoles(
+        _ a: UnsafeBufferPointer<UInt32>, _ flagsA: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt32>,
+        _ flagsB: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        guard flagsA.contains(where: { $0 & Flags.ideograph != 0 }), flagsB.contains(where: { $0 & Flags.ideograph != 0 }),
+            a.indices.contains(where: { isContest(a[$0], flagsA[$0]) })
+        else { return false }
+        guard let middle = longestCommonContestRun(a, flagsA, b), middle.length >= 2 else { return false }
+        let prefixA = UnsafeBufferPointer(rebasing: a[..<middle.startA])
+        let suffixA = UnsafeBufferPointer(rebasing: a[(middle.startA + middle.length)...])
+        let prefixB = UnsafeBufferPointer(rebasing: b[..<middle.startB])
+        let suffixB = UnsafeBufferPointer(rebasing: b[(middle.startB + middle.length)...])
+        guard !prefixA.isEmpty, !prefixB.isEmpty, !prefixA.elementsEqual(prefixB) else { return false }
+        return contains(suffixB, prefixA) && contains(suffixA, prefixB)
+    }
+
+    /// Whether a token is a score or a contest character.
+    private static func isContest(_ id: UInt32, _ flags: UInt8) -> Bool {
+        flags & Flags.number != 0 || HeadlineLexicon.entries[HeadlineLexicon.key(id)]?.isContest == true
+    }
+
+    /// The longest run of tokens that `a` and `b` share and that holds a contest token (the first found when several
+    /// are as long), or nil when they share none.
+    private static func longestCommonContestRun(
+        _ a: UnsafeBufferPointer<UInt32>, _ flagsA: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt32>
+    ) -> (startA: Int, startB: Int, length: Int)? {
+        guard !a.isEmpty, !b.isEmpty else { return nil }
+        // Two rows of the usual table of common run lengths, and whether each run holds a contest token.
+        return withUnsafeTemporaryAllocation(of: (length: Int, contest: Bool).self, capacity: 2 * (b.count + 1)) { space in
+            space.initialize(repeating: (0, false))
+            var previous = UnsafeMutableBufferPointer(rebasing: space[0...b.count])
+            var current = UnsafeMutableBufferPointer(rebasing: space[(b.count + 1)...])
+            var best: (startA: Int, startB: Int, length: Int)?
+            for i in 1...a.count {
+                let contest = isContest(a[i - 1], flagsA[i - 1])
+                for j in 1...b.count {
+                    guard a[i - 1] == b[j - 1] else {
+                        current[j] = (0, false)
+                        continue
+                    }
+                    let run = (length: previous[j - 1].length + 1, contest: previous[j - 1].contest || contest)
+                    current[j] = run
+                    if run.contest && run.length > (best?.length ?? 0) { best = (i - run.length, j - run.length, run.length) }
+                }
+                swap(&previous, &current)
+            }
+            return best
+        }
+    }
+
+    /// Whether `ids` has `part` at `start`.
+    private static func starts(_ ids: UnsafeBufferPointer<UInt32>, at start: Int, with part: [UInt32]) -> Bool {
+        guard start + part.count <= ids.count else { return false }
+        for (offset, id) in part.enumerated() where ids[start + offset] != id { return false }
+        return true
+    }
+
+    /// Whether `ids` has the run `part` anywhere.
+    private static func contains(_ ids: UnsafeBufferPointer<UInt32>, _ part: some Collection<UInt32>) -> Bool {
+        let part = Array(part)
+        guard !part.isEmpty, part.count <= ids.count else { return part.isEmpty }
+        return (0...ids.count - part.count).contains { starts(ids, at: $0, with: part) }
     }
 }

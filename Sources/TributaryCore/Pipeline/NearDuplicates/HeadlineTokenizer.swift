@@ -222,11 +222,12 @@ struct HeadlineTokenizer {
             }
             var exponent = 0
             var resume = next
-            if let (power, end) = magnitudeWord(after: next, upTo: upper) {
+            if let (power, end) = magnitudeWord(after: next, upTo: upper) ?? chineseMagnitude(after: next, upTo: upper) {
                 exponent = power
                 resume = end
             }
             canonicalNumber(from: start, exponent: exponent)
+            if resume < upper, folded[resume] == 0x25 { dropTrailingZeros(from: start) }  // 5.0% is 5%
             finishToken(.number, from: start, isName: false)
             return resume
         }
@@ -302,6 +303,26 @@ struct HeadlineTokenizer {
         return (power, end)
     }
 
+    /// If 万 (10⁴), 亿 (10⁸) or 万亿 (10¹²) follows `index` right after digits (`1万`, `1611亿`), its power of ten and
+    /// the index after it: `1万人` and `10000人` are the same count.
+    private func chineseMagnitude(after index: Int, upTo upper: Int) -> (Int, Int)? {
+        let tenThousand: UInt32 = 0x4E07  // 万
+        let hundredMillion: UInt32 = 0x4EBF  // 亿
+        guard index < upper else { return nil }
+        if folded[index] == hundredMillion { return (8, index + 1) }
+        guard folded[index] == tenThousand else { return nil }
+        if index + 1 < upper, folded[index + 1] == hundredMillion { return (12, index + 2) }
+        return (4, index + 1)
+    }
+
+    /// Drops the zeros after a decimal point at the end of the number in `text[start...]`, and the point when
+    /// nothing is left after it (`5.0` → `5`, `2.50` → `2.5`): for a percentage, where the digits are no version.
+    private mutating func dropTrailingZeros(from start: Int) {
+        guard text[start...].contains(ASCII.period) else { return }
+        while text.count > start + 1, text[text.count - 1] == ASCII.zero { text.removeLast() }
+        if text.count > start + 1, text[text.count - 1] == ASCII.period { text.removeLast() }
+    }
+
     /// Rewrites the number in `text[start...]` in canonical form: grouping commas removed, multiplied by
     /// 10^`exponent`, leading zeros removed (`1,200` → `1200`; `2.4`, 9 → `2400000000`; `07` → `7`; `6.10` stays
     /// `6.10`; a version such as `6.10.1` stays as written).
@@ -342,7 +363,7 @@ struct HeadlineTokenizer {
     // MARK: Chinese numerals
 
     /// If a Chinese numeral starts at `index` and is a count or an ordinal (after 第, or before a counter such as
-    /// 号, 届, 次, 年, 季, 人), or is a number by its own shape (two or more numerals with 十, 百, 千, 〇 or 零
+    /// 号, 届, 次, 年, 季, 人, 审, or 中全会), or is a number by its own shape (two or more numerals with 十, 百, 千, 〇 or 零
     /// among them: `十二`, `二十`, `三百零五`, `二〇二四`), emits it as a number (`十九号` → 19, `第五次` → 5,
     /// `两年` → 2, `十二例` → 12) and returns the index after it. Numerals elsewhere (`一带一路`, `三星`, `五一`,
     /// `十全十美`) stay characters.
@@ -350,7 +371,11 @@ struct HeadlineTokenizer {
         var end = index
         while end < core.upperBound, ChineseCharacters.isDigit(folded[end]) { end += 1 }
         let afterOrdinal = index > core.lowerBound && folded[index - 1] == 0x7B2C  // 第
-        let beforeCounter = end < core.upperBound && ChineseCharacters.isCounter(folded[end])
+        // A counter, or a plenary session of a Central Committee (`三中全会`: its third).
+        let beforeCounter =
+            end < core.upperBound
+            && (ChineseCharacters.isCounter(folded[end])
+                || (end + 1 < core.upperBound && folded[end] == 0x4E2D && folded[end + 1] == 0x5168))  // 中全
         let run = folded[index..<end]
         guard afterOrdinal || beforeCounter || ChineseCharacters.isNumberByShape(run),
             let value = ChineseCharacters.value(of: run)
@@ -494,7 +519,7 @@ enum ChineseCharacters {
     /// Grammatical particles that editors add or drop without changing the story: 的 了 着 啦 吗 呢 吧 啊 呀.
     static let particles = "的了着啦吗呢吧啊呀"
     /// Counters and units that make a preceding numeral a number.
-    static let counters = "号届次期年月日天个人名季倍家项条款架艘辆元岁级轮场局周点分秒批台位座部集章版代颗枚套份件层成小"
+    static let counters = "号届次期年月日天个人名季倍家项条款架艘辆元岁级轮场局周点分秒批台位座部集章版代颗枚套份件层成小审"
     /// Numerals: 〇 零 一 二 两 三 四 五 六 七 八 九 十 百 千.
     static let numerals = "〇零一二两三四五六七八九十百千"
 

@@ -124,8 +124,13 @@ struct CommandRunner: Sendable {
             for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
-        tributary_process_groups_guard()
+        // Registered before a signal can end Tributary: see `tributary_process_start_end`.
+        guard tributary_process_start_begin() == 0 else {
+            for descriptor in outputPipe + errorPipe { close(descriptor) }
+            throw LaunchError(description: "not started: Tributary is stopping")
+        }
         let result = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
+        tributary_process_start_end(result == 0 ? pid : 0)
         close(outputPipe[1])
         close(errorPipe[1])
         guard result == 0 else {
@@ -133,7 +138,6 @@ struct CommandRunner: Sendable {
             close(errorPipe[0])
             throw LaunchError(description: "cannot start '\(arguments.first ?? "")': \(String(cString: strerror(result)))")
         }
-        _ = tributary_process_group_add(pid)
         return Child(pid: pid, output: outputPipe[0], error: errorPipe[0])
     }
 

@@ -205,4 +205,40 @@ struct CommandSignalTests {
         #expect(state == nil || state == "Z", "sleep \(background) is still running (state \(state ?? "?"))")
         if state != nil && state != "Z" { kill(background, SIGKILL) }
     }
+
+    /// A signal may come while commands are being started, between a command's start and the
+    /// moment its group is in the table the handler kills: the handler then waits for the
+    /// registration. Forty commands started at once, a SIGTERM at a different moment of their
+    /// start each time: no command outlives tributary.
+    @Test("A SIGTERM while many commands are starting leaves none of them running")
+    func signalWhileStartingCommands() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("echo $$ >> started.pids\nexec sleep 60\n", to: "start.sh")
+        let sources = (0..<40).map { "  - {name: c\($0), adapter: command, command: [sh, start.sh], timeout: 5m}" }
+        try folder.write("sources:\n" + sources.joined(separator: "\n") + "\noutputs:\n  - type: stdout\n", to: "feeds.yaml")
+        for round in 0..<12 {
+            try? FileManager.default.removeItem(at: folder.url.appendingPathComponent("started.pids"))
+            let pid = try ChildProcess([TributaryBinary.path, "run", "--no-state", "--jobs", "64"], directory: folder.url.path)
+                .spawn(standardOutput: "/dev/null", standardError: "/dev/null")
+            // From before the first command starts to after the last: the process needs some
+            // milliseconds to read its configuration, then starts the forty within a few more.
+            try await Task.sleep(for: .microseconds(2_000 + round * 1_500))
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            let started = ((try? folder.read("started.pids")) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+            #expect(status & 0x7f == SIGTERM, "round \(round): tributary died of the signal (status \(status))")
+            for command in started {
+                var state: Substring?
+                for _ in 0..<300 {
+                    state =
+                        (try? String(contentsOfFile: "/proc/\(command)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+                    if state == nil || state == "Z" { break }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(state == nil || state == "Z", "round \(round): command \(command) outlived tributary")
+                if state != nil && state != "Z" { kill(command, SIGKILL) }
+            }
+        }
+    }
 }

@@ -24,6 +24,15 @@ void tributary_process_groups_guard(void);
 /// Returns 0, or -1 when the table is full (the group is then not killed on a signal).
 int tributary_process_group_add(pid_t group);
 
+/// Call before starting a command: returns 0, or -1 when Tributary is dying of a signal (start
+/// nothing then). Every 0 must be followed by `tributary_process_start_end`.
+int tributary_process_start_begin(void);
+
+/// Call once the command started (`group` is its process group) or failed to (`group` 0): adds
+/// the group, and if a signal came meanwhile, kills every group and dies of it once no other
+/// command is being started. Closes the gap between a command's start and its registration.
+void tributary_process_start_end(pid_t group);
+
 /// Removes a process group once its leader was reaped.
 void tributary_process_group_remove(pid_t group);
 

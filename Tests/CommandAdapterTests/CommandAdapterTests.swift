@@ -196,14 +196,8 @@ struct CommandSignalTests {
         waitpid(pid, &status, 0)
         #expect(status & 0x7f == signal, "tributary died of the signal, as before")
         // The command's background sleep (in its process group) got SIGKILL; once tributary is gone, init reaps it.
-        var state: Substring?
-        for _ in 0..<500 {
-            state = (try? String(contentsOfFile: "/proc/\(background)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
-            if state == nil || state == "Z" { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(state == nil || state == "Z", "sleep \(background) is still running (state \(state ?? "?"))")
-        if state != nil && state != "Z" { kill(background, SIGKILL) }
+        let state = try await Self.stateOnceGone(background)
+        #expect(state == nil, "sleep \(background) is still running (state \(state ?? "?"))")
     }
 
     /// A signal may come while commands are being started, between a command's start and the
@@ -229,16 +223,21 @@ struct CommandSignalTests {
             let started = ((try? folder.read("started.pids")) ?? "").split(separator: "\n").compactMap { pid_t($0) }
             #expect(status & 0x7f == SIGTERM, "round \(round): tributary died of the signal (status \(status))")
             for command in started {
-                var state: Substring?
-                for _ in 0..<300 {
-                    state =
-                        (try? String(contentsOfFile: "/proc/\(command)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
-                    if state == nil || state == "Z" { break }
-                    try await Task.sleep(for: .milliseconds(10))
-                }
-                #expect(state == nil || state == "Z", "round \(round): command \(command) outlived tributary")
-                if state != nil && state != "Z" { kill(command, SIGKILL) }
+                let state = try await Self.stateOnceGone(command)
+                #expect(state == nil, "round \(round): command \(command) outlived tributary (state \(state ?? "?"))")
             }
         }
+    }
+
+    /// Waits up to five seconds for `pid` to end (or be a zombie); nil when it did, else its state, after killing it.
+    static func stateOnceGone(_ pid: pid_t) async throws -> Substring? {
+        var state: Substring?
+        for _ in 0..<500 {
+            state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+            if state == nil || state == "Z" { return nil }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(pid, SIGKILL)
+        return state
     }
 }

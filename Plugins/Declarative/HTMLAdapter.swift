@@ -180,10 +180,17 @@ public struct HTMLAdapter: SourceAdapter {
             next = nil
         case .cursor(let link):
             // The next page's link, resolved against the page (and its <base href>), not base_url: it is fetched.
+            // Only an http(s) page is followed, whatever the page it is found on: a page from the web must not make the
+            // run read a local file (`file:///etc/passwd`) and publish it, nor hang on one (a FIFO).
             if let href = try document.strings(link.text).first(where: { !$0.isEmpty }),
                 let url = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: documentURL)?.absoluteURL
             {
-                next = PageState(cursor: url.absoluteString, page: state.page + 1, offset: state.offset + nodes.count)
+                if let web = WebLink.page(url.absoluteString), let webURL = URL(string: web) {
+                    next = PageState(cursor: webURL.absoluteString, page: state.page + 1, offset: state.offset + nodes.count)
+                } else if url.scheme?.lowercased() != "javascript" {  // `javascript:void(0)` on a last page is common
+                    problems.append(
+                        Problem(.warning, "\(place): the next page's link '\(href)' is not an http(s) URL; no further page is read"))
+                }
             }
         case .numbered:
             next = PageState(cursor: "", page: state.page + 1, offset: state.offset + nodes.count)

@@ -168,6 +168,40 @@ struct HTMLAdapterTests {
         #expect(server.allRequests.map(\.path) == ["/list", "/base/page2"], "the next link resolves against the base too")
     }
 
+    /// A page from the web decides where its next link points: one to a local file (`file:///etc/passwd`, or a
+    /// path resolved against a `file:` base) was read and published, and a FIFO hung the run. Only http(s) is followed.
+    @Test func aNextLinkToALocalFileIsNotFollowed() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("<html><body><ul><li><a href='/x'>SECRET local line</a></li></ul></body></html>", to: "secret.html")
+        let secret = folder.url.appendingPathComponent("secret.html").absoluteString
+        for next in [secret, "javascript:void(0)"] {
+            let server = try LoopbackServer()
+            server.route(
+                "/list",
+                .text(
+                    "<html><body><ul><li><a href=\"/a\">Web item</a></li></ul><a rel=\"next\" href=\"\(next)\">next</a></body></html>",
+                    contentType: "text/html"))
+            let yaml = """
+                sources:
+                  - name: page
+                    adapter: html
+                    url: \(server.baseURL)/list
+                    items: //li
+                    fields: {title: ./a, url: ./a/@href}
+                    pagination: {next: "//a[@rel='next']/@href"}
+                    pages: 3
+                """
+            let result = try await DeclarativeTestSupport.adapter(yaml).fetch(in: DeclarativeTestSupport.context())
+            #expect(result.items.map(\.title) == ["Web item"])
+            let warnings = result.problems.map(\.message).filter { $0.contains("next page's link") }
+            if next == secret {
+                #expect(warnings.count == 1 && warnings[0].contains("is not an http(s) URL"), "\(warnings)")
+            } else {
+                #expect(warnings.isEmpty, "javascript:void(0) is the usual last page: \(warnings)")
+            }
+        }
+    }
+
     @Test func aBadXPathIsAConfigurationErrorAtItsLine() {
         let yaml = Self.yaml(base: "http://127.0.0.1:9", items: "//li[")
         #expect(

@@ -461,6 +461,22 @@ struct AtomWriterTests {
         }
     }
 
+    /// A feed says its own links; a `javascript:` channel link reached every entry's `<source>`.
+    @Test("an entry's source and related links are web links only")
+    func sourceLinksAreWebLinks() throws {
+        let writer = AtomWriter(
+            generatorVersion: "0.1.0",
+            sources: ["x": FeedInfo(title: "X", homePageURL: "javascript:alert(1)", feedURL: "javascript:alert(2)")],
+            fallbackDate: Self.now)
+        let head = AtomWriter.Head(id: "urn:tributary:feed:demo", title: "Demo", author: Author(name: "Me"), updated: Self.now)
+        let item = Item(
+            id: "1", source: "x", url: "https://example.com/1", title: "One",
+            duplicates: [DuplicateReference(source: "y", url: "javascript:alert(3)")])
+        let xml = writer.document(head: head, items: [item])
+        #expect(!xml.contains("javascript"), "\(xml)")
+        #expect(xml.contains("<source>") && xml.contains("<title type=\"text\">X</title>"))
+    }
+
     @Test("a small document, byte for byte")
     func golden() {
         let writer = AtomWriter(

@@ -161,7 +161,7 @@ public struct AtomWriter: Sendable {
             xml.raw("/>\n")
         }
         for duplicate in item.duplicates {
-            guard let url = duplicate.url, !url.isEmpty else { continue }
+            guard let url = duplicate.url.flatMap(WebLink.page) else { continue }
             xml.raw("    <link rel=\"related\"")
             xml.attribute("href", url)
             xml.attribute("title", [duplicate.title, "(\(duplicate.source))"].compactMap { $0 }.joined(separator: " "))
@@ -205,19 +205,23 @@ public struct AtomWriter: Sendable {
 
     private func source(for name: String, into xml: inout XMLOutput) {
         let info = sources[name]
+        // A feed's own links are the feed's to say: only web links are published (`javascript:` in a channel's link
+        // would otherwise reach every entry).
+        let feedURL = info?.feedURL.flatMap(WebLink.page)
+        let homePageURL = info?.homePageURL.flatMap(WebLink.page)
         xml.raw("    <source>\n")
-        if let feedURL = info?.feedURL, !feedURL.isEmpty {
+        if let feedURL {
             element("id", feedURL, into: &xml, indent: 3)
         }
         xml.raw("      <title type=\"text\">")
         xml.text(info?.title.flatMap { $0.isEmpty ? nil : $0 } ?? name)
         xml.raw("</title>\n")
-        if let home = info?.homePageURL, !home.isEmpty {
+        if let homePageURL {
             xml.raw("      <link rel=\"alternate\" type=\"text/html\"")
-            xml.attribute("href", home)
+            xml.attribute("href", homePageURL)
             xml.raw("/>\n")
         }
-        if let feedURL = info?.feedURL, !feedURL.isEmpty {
+        if let feedURL {
             xml.raw("      <link rel=\"self\"")
             xml.attribute("href", feedURL)
             xml.raw("/>\n")

@@ -106,7 +106,7 @@ public final class CurlFetcher: Fetcher {
         }
         var attempt = 0
         while true {
-            let result = await perform(request)
+            let result = await request.headers.isEmpty ? perform(request) : performFollowingRedirects(request)
             let delay: Duration
             switch result {
             case .success(let response):
@@ -128,6 +128,52 @@ public final class CurlFetcher: Fetcher {
                 throw FetchError(url: request.url.absoluteString, reason: .cancelled)
             }
         }
+    }
+
+    /// One attempt of a request with headers of its own (a token, a cookie, an API key), following redirects here
+    /// rather than in libcurl, which sends such headers to whatever host a redirect names (it drops only
+    /// `Authorization` and `Cookie`). A redirect to another origin (scheme, host or port) goes without them. The
+    /// rest is as libcurl does it: http(s) only, at most `maxRedirects`, a 301, 302 or 303 after a POST becomes a GET,
+    /// and the whole chain within the request's timeout.
+    private func performFollowingRedirects(_ first: FetchRequest) async -> Result<FetchResponse, FetchError> {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let timeout = first.timeout ?? settings.defaultTimeout
+        var request = first
+        var redirects = 0
+        while true {
+            let result = await perform(request)
+            guard case .success(let response) = result, [301, 302, 303, 307, 308].contains(response.status),
+                let location = response.header("Location")?.trimmingCharacters(in: .whitespaces), !location.isEmpty
+            else { return result }
+            let place = request.url.absoluteString
+            guard redirects < settings.maxRedirects else {
+                return .failure(FetchError(url: first.url.absoluteString, reason: .tooManyRedirects(settings.maxRedirects)))
+            }
+            guard let next = URL(string: location, relativeTo: response.url)?.absoluteURL,
+                let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
+            else {
+                return .failure(
+                    FetchError(url: place, reason: .other("refused to follow a redirect to a URL that is not http(s): \(location)")))
+            }
+            let remaining = timeout - (clock.now - start)
+            guard remaining > .zero else {
+                return .failure(FetchError(url: place, reason: .timedOut(seconds: Double((clock.now - start).components.seconds))))
+            }
+            if Self.origin(of: next) != Self.origin(of: request.url) { request.headers = [] }
+            if [301, 302, 303].contains(response.status) && request.method.uppercased() == "POST" || response.status == 303 {
+                request.method = request.method.uppercased() == "HEAD" ? "HEAD" : "GET"
+                request.body = nil
+            }
+            request.url = next
+            request.timeout = remaining
+            redirects += 1
+        }
+    }
+
+    /// Scheme, host and port: what a redirect must keep for a request's own headers to go with it.
+    static func origin(of url: URL) -> String {
+        (url.scheme?.lowercased() ?? "") + "://" + Transfer.hostKey(of: url)
     }
 
     /// One attempt, cancelled with the task.

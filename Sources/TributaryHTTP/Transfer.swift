@@ -65,7 +65,8 @@ final class Transfer: @unchecked Sendable {
         _ = tributary_easy_setopt_string(easy, CURLOPT_URL, urlText)
         _ = tributary_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = tributary_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        _ = tributary_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        // A request with headers of its own follows redirects in `CurlFetcher`, which drops them on another origin.
+        _ = tributary_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, request.headers.isEmpty ? 1 : 0)
         _ = tributary_easy_setopt_long(easy, CURLOPT_MAXREDIRS, settings.maxRedirects)
         _ = tributary_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = tributary_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout))

@@ -156,6 +156,46 @@ struct CurlFetcherTests {
         #expect(description.contains("refused to follow a redirect to a URL that is not http(s)"))
     }
 
+    /// A request's own headers (a token) went to whatever host a redirect named: libcurl drops only `Authorization`
+    /// and `Cookie`. They now follow a redirect on the same origin only; the chain is otherwise followed as before.
+    @Test func aRequestsOwnHeadersDoNotFollowARedirectToAnotherOrigin() async throws {
+        let api = try LoopbackServer()
+        let other = try LoopbackServer()
+        api.route("/start", .redirect(to: "/same", status: 302))
+        api.route("/same", .redirect(to: other.url("/elsewhere"), status: 301))
+        other.route("/elsewhere", .text("arrived"))
+        let request = FetchRequest(url: try url(api, "/start"), headers: [HTTPHeader("X-Api-Key", "SECRET")])
+        let response = try await CurlFetcher(settings: Self.settings()).fetch(request)
+        #expect(response.status == 200 && String(decoding: response.body, as: UTF8.self) == "arrived")
+        #expect(response.url.absoluteString == other.url("/elsewhere"))
+        func key(_ request: LoopbackRequest?) -> String? {
+            request?.headers.first { $0.0.lowercased() == "x-api-key" }?.1
+        }
+        #expect(key(api.requests("/start").first) == "SECRET")
+        #expect(key(api.requests("/same").first) == "SECRET", "the same origin keeps the header")
+        #expect(other.requestCount("/elsewhere") == 1)
+        #expect(key(other.requests("/elsewhere").first) == nil, "another port is another origin")
+    }
+
+    @Test func aRedirectedPostWithHeadersBecomesAGetAndLoopsAndFileURLsAreStillRefused() async throws {
+        let server = try LoopbackServer()
+        server.route("/form", .redirect(to: "/done", status: 303))
+        server.route("/done", .text("ok"))
+        server.route("/a", .redirect(to: "/b"))
+        server.route("/b", .redirect(to: "/a"))
+        server.route("/sneaky", .redirect(to: "file:///etc/passwd"))
+        let fetcher = CurlFetcher(settings: Self.settings())
+        let headers = [HTTPHeader("X-Token", "t")]
+        let post = FetchRequest(url: try url(server, "/form"), method: "POST", headers: headers, body: Array("q=1".utf8))
+        #expect(try await fetcher.fetch(post).status == 200)
+        #expect(server.requests("/done").first?.method == "GET")
+        let loop = await failure(fetcher, FetchRequest(url: try url(server, "/a"), headers: headers))
+        #expect(loop?.reason == .tooManyRedirects(5))
+        #expect(server.requestCount("/a") + server.requestCount("/b") == 6)
+        let sneaky = await failure(fetcher, FetchRequest(url: try url(server, "/sneaky"), headers: headers))
+        #expect(sneaky?.description.contains("refused to follow a redirect to a URL that is not http(s)") == true)
+    }
+
     // MARK: Bounds
 
     @Test func aSlowServerTimesOut() async throws {

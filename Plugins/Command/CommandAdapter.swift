@@ -7,7 +7,8 @@ import TributarySyndication
 /// RSS or Atom. No shell: `command` is an argument list, run in the configuration's folder with
 /// a fixed environment, the source's `timeout` and a cap on its output. What the program writes
 /// to standard error becomes warnings in the run report; a non-zero exit fails the source with
-/// its status and the end of its standard error.
+/// its status and the end of its standard error. Its output is what it printed before it exited:
+/// processes it left behind holding the output open are killed after a short grace and reported.
 public struct CommandAdapter: SourceAdapter {
     public static let kind = "command"
     public static let aliases = ["exec", "script"]
@@ -124,6 +125,20 @@ public struct CommandAdapter: SourceAdapter {
         var problems = errorLines.prefix(Self.maxReportedLines).map { Problem(.warning, "stderr: \($0)") }
         if errorLines.count > Self.maxReportedLines {
             problems.append(Problem(.warning, "stderr: \(errorLines.count - Self.maxReportedLines) more line(s) not shown"))
+        }
+        if let leftBehind = outcome.leftBehind {
+            let held = "processes it left behind held its output open after it exited"
+            let grace = DurationParser.format(CommandRunner.exitGrace)
+            switch leftBehind {
+            case .killed:
+                problems.append(Problem(.warning, "\(held); they were killed after \(grace)"))
+            case .outsideGroup:
+                problems.append(
+                    Problem(
+                        .warning,
+                        "\(held); those in its process group were killed after \(grace), but one outside it (a daemon in a session of its own) was not"
+                    ))
+            }
         }
         if outcome.output.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw AdapterError("command '\(shown)' printed nothing; it should print a JSON Feed, RSS or Atom document\(stderrNote)")

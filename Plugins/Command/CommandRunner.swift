@@ -17,6 +17,12 @@ import TributaryCore
 /// SIGTERM, SIGINT or SIGHUP while it runs (see CTributaryProcess), rather than left running
 /// under init. Output is read on a thread of its own with `poll`, so a command never blocks
 /// Swift's cooperative pool.
+///
+/// The program's output is what it printed before it exited: when it exits but something it
+/// started (`sleep 100 &`) still holds its standard output or error open, the pipes get
+/// `exitGrace` to close, then the rest of the group is killed and the output used as it is.
+/// A process that left the group (a daemon that called `setsid`) is out of reach: it is not
+/// killed, only reported.
 struct CommandRunner: Sendable {
     /// What a run produced.
     struct Outcome: Sendable {
@@ -32,7 +38,28 @@ struct CommandRunner: Sendable {
         var timedOut: Bool
         /// Whether it was killed because its output passed the cap.
         var overflowed: Bool
+        /// What became of processes that still held its output after it exited, when some did.
+        var leftBehind: LeftBehind?
     }
+
+    /// Processes the program left behind holding its standard output or error open.
+    enum LeftBehind: Sendable, Equatable {
+        /// They were in its process group and were killed; the pipes then closed.
+        case killed
+        /// The pipes stayed open after its process group was killed: a process outside the group
+        /// (a daemon in a session of its own) holds them, and was not killed.
+        case outsideGroup
+    }
+
+    /// How long the output pipes may stay open once the program exited, before the rest of its
+    /// process group is killed. Long enough for a helper that is finishing (a `tee`, a logger
+    /// flushing, a `(sleep 0.2; echo) &`) on a loaded machine; short enough that a program that
+    /// leaves a daemon behind at every run costs one second, not its whole timeout.
+    static let exitGrace = Duration.seconds(1)
+    /// How long, once that group was killed, the pipes are read until they close: SIGKILL ends a
+    /// process within milliseconds (with room here for a loaded machine), so pipes still open
+    /// after this are held outside the group. Only a daemon's run waits it out.
+    static let killSettle = Duration.milliseconds(500)
 
     /// Why a program could not be started.
     struct LaunchError: Error, Sendable, CustomStringConvertible {
@@ -142,13 +169,17 @@ struct CommandRunner: Sendable {
     }
 
     /// Reads both pipes until they close, the deadline passes, the output overflows or the task
-    /// is cancelled; then reaps the child. Runs on its own thread and blocks it.
+    /// is cancelled — or, once the program exited, until `exitGrace` passed (then the rest of its
+    /// group is killed); then reaps the child. Runs on its own thread and blocks it.
     private func collect(_ child: Child, cancelled: CancelFlag) -> Outcome {
         let deadline = ContinuousClock.now + timeLimit
         var output: [UInt8] = []
         var errorBytes: [UInt8] = []
         var timedOut = false
         var overflowed = false
+        var leftBehind: LeftBehind?
+        // When the program was seen to have exited; it stays a zombie, unreaped, until the end.
+        var exited: ContinuousClock.Instant?
         var open = [child.output, child.error]
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         defer {
@@ -156,29 +187,20 @@ struct CommandRunner: Sendable {
             close(child.error)
         }
 
+        // Safe while the leader is unreaped: a zombie keeps its pid, so the group id names no other group.
         func killGroup() {
             kill(-child.pid, SIGKILL)
             kill(child.pid, SIGKILL)
         }
 
-        reading: while !open.isEmpty {
-            if cancelled.isSet {
-                killGroup()
-                break
-            }
-            let left = deadline - ContinuousClock.now
-            if left <= .zero {
-                timedOut = true
-                killGroup()
-                break
-            }
+        // Waits up to `limit` for output and reads what is there; false when reading must stop.
+        func pump(waitingAtMost limit: Duration) -> Bool {
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let wait = Int32(min(left.inMilliseconds + 1, 100))
-            let ready = poll(&fds, nfds_t(fds.count), wait)
+            let ready = poll(&fds, nfds_t(fds.count), Int32(min(max(limit.inMilliseconds + 1, 0), 100)))
             if ready < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR { return true }
                 killGroup()
-                break
+                return false
             }
             for descriptor in fds where descriptor.revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor.fd, $0.baseAddress, $0.count) }
@@ -193,32 +215,72 @@ struct CommandRunner: Sendable {
                         output.removeLast(output.count - maxOutput)
                         overflowed = true
                         killGroup()
-                        break reading
+                        return false
                     }
                 } else if errorBytes.count < maxErrorBytes {
                     errorBytes += buffer[0..<min(count, maxErrorBytes - errorBytes.count)]
                 }
             }
+            return true
         }
 
-        // The pipes are closed (or the child was killed): wait for it, within the deadline.
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(child.pid, &status, WNOHANG)
-            if result == child.pid || (result < 0 && errno != EINTR) { break }
+        while !open.isEmpty {
+            if cancelled.isSet {
+                killGroup()
+                break
+            }
+            // Checked before the deadline: a program that exited in time did not time out.
+            if exited == nil, Self.hasExited(child.pid) { exited = .now }
+            let now = ContinuousClock.now
+            let stop: ContinuousClock.Instant
+            if let exited {
+                stop = exited + Self.exitGrace
+                if now >= stop {
+                    killGroup()
+                    let settled = ContinuousClock.now + Self.killSettle
+                    while !open.isEmpty, ContinuousClock.now < settled, pump(waitingAtMost: settled - .now) {}
+                    leftBehind = open.isEmpty ? .killed : .outsideGroup
+                    break
+                }
+            } else {
+                stop = deadline
+                if now >= stop {
+                    timedOut = true
+                    killGroup()
+                    break
+                }
+            }
+            guard pump(waitingAtMost: stop - now) else { break }
+        }
+
+        // The pipes are closed (or the child was killed): wait for it to end, within the deadline.
+        while exited == nil, !Self.hasExited(child.pid) {
             if ContinuousClock.now >= deadline || cancelled.isSet {
                 if !overflowed && !cancelled.isSet { timedOut = true }
                 killGroup()
-                waitpid(child.pid, &status, 0)
                 break
             }
             usleep(5000)
         }
+        // Out of the signal handler's table before it is reaped and its pid, the group's id, is freed.
         tributary_process_group_remove(child.pid)
+        var status: Int32 = 0
+        while waitpid(child.pid, &status, 0) < 0, errno == EINTR {}
         let signalled = (status & 0x7f) != 0
         return Outcome(
             status: signalled ? nil : (status >> 8) & 0xff, signal: signalled ? status & 0x7f : nil, output: output,
-            errorText: String(decoding: errorBytes, as: UTF8.self), timedOut: timedOut, overflowed: overflowed)
+            errorText: String(decoding: errorBytes, as: UTF8.self), timedOut: timedOut, overflowed: overflowed,
+            leftBehind: leftBehind)
+    }
+
+    /// Whether the program has ended (or cannot be waited for), without reaping it (`WNOWAIT`):
+    /// until `waitpid`, its pid and so its group id stay reserved, and killing the group cannot
+    /// reach a process that reused them.
+    private static func hasExited(_ pid: pid_t) -> Bool {
+        // Zeroed first: with WNOHANG and no change, Linux leaves it zeroed (POSIX leaves it open).
+        var info = siginfo_t()
+        if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) < 0 { return errno != EINTR }
+        return info.si_signo == SIGCHLD
     }
 
     private func errnoText() -> String {

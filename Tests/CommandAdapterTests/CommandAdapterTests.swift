@@ -86,6 +86,50 @@ struct CommandAdapterTests {
         #expect(state == nil || state == "Z", "sleep \(pid) is still in state \(state ?? "?")")
     }
 
+    /// Still running at its time limit, with its output open or closed: timed out, as before.
+    @Test(arguments: ["sh feed.sh; exec sleep 30", "sh feed.sh; exec >&- 2>&-; sleep 30"])
+    func aCommandThatPrintsItsFeedAndRunsOnTimesOut(script: String) async throws {
+        let message = try await Self.failure(Self.adapter("command: [sh, -c, '\(script)']"), timeout: .milliseconds(500))
+        #expect(message == "command 'sh -c \(script)' timed out after 500ms and was killed; stderr: fetched 2 posts from the cache")
+    }
+
+    /// A program that exits at once but leaves a child holding its output open: what it printed is
+    /// its output. The 20 s timeout is far beyond the grace; were the runner to wait for the pipes
+    /// to close, the fetch would fail as timed out.
+    @Test func aCommandThatExitsLeavingAChildHoldingItsOutputSucceedsAndTheChildIsKilled() async throws {
+        let scratch = try TemporaryDirectory()
+        let pidFile = scratch.path("sleep.pid")
+        let result = try await Self.adapter("command: [sh, leave-behind.sh, child, \(pidFile)]")
+            .fetch(in: Self.context(timeout: .seconds(20)))
+        #expect(result.items.map(\.id) == ["a1", "a2"])
+        #expect(
+            result.problems.map(\.description) == [
+                "warning: stderr: fetched 2 posts from the cache",
+                "warning: processes it left behind held its output open after it exited; they were killed after 1s",
+            ])
+        let pid = try #require(pid_t(try scratch.read("sleep.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        let state = try await CommandSignalTests.stateOnceGone(pid)
+        #expect(state == nil, "sleep \(pid) is still running (state \(state ?? "?"))")
+    }
+
+    /// A daemon in a session of its own is out of the process group's reach: the source still
+    /// succeeds, and the warning says the daemon was not killed (the README says so too).
+    @Test func aDaemonInASessionOfItsOwnIsReportedNotKilled() async throws {
+        let scratch = try TemporaryDirectory()
+        let pidFile = scratch.path("daemon.pid")
+        let result = try await Self.adapter("command: [sh, leave-behind.sh, daemon, \(pidFile)]")
+            .fetch(in: Self.context(timeout: .seconds(20)))
+        let pid = try #require(pid_t(try scratch.read("daemon.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(pid, SIGKILL) }
+        #expect(result.items.map(\.id) == ["a1", "a2"])
+        #expect(
+            result.problems.map(\.description) == [
+                "warning: stderr: fetched 2 posts from the cache",
+                "warning: processes it left behind held its output open after it exited; those in its process group were killed after 1s, but one outside it (a daemon in a session of its own) was not",
+            ])
+        #expect(kill(pid, 0) == 0, "the daemon is still running")
+    }
+
     @Test func aCommandThatFloodsStandardOutputIsCappedAndKilled() async throws {
         let message = try await Self.failure(Self.adapter("command: [sh, flood.sh]\nmax_output: 64KB"))
         #expect(message == "command 'sh flood.sh' printed more than the limit of 64 KB (max_output) and was killed")
@@ -163,6 +207,35 @@ struct CommandRunTests {
             run.standardError.contains(
                 "[bad] failed: command 'sh fail.sh' exited with status 3; stderr: connecting to the site | error: the site answered 403\n"))
         #expect(run.standardError.contains("2 sources (1 ok, 1 failed: bad)"))
+    }
+}
+
+extension CommandRunTests {
+    /// The same through `tributary run`, with the source's `timeout: 20s`: the source is ok with
+    /// its items and a warning, and the child it left behind is gone.
+    @Test func aCommandThatLeavesAChildHoldingItsOutputIsOkInARun() async throws {
+        let folder = try TemporaryDirectory()
+        let scripts = try CommandAdapterTests.folder()
+        for name in ["feed.sh", "leave-behind.sh"] {
+            try FileManager.default.copyItem(at: scripts.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
+        }
+        _ = try folder.write(
+            """
+            sources:
+              - {name: left, adapter: command, command: [sh, leave-behind.sh, child, sleep.pid], timeout: 20s}
+            outputs:
+              - type: stdout
+            """, to: "feeds.yaml")
+        let run = try await TributaryBinary.run(["run", "--no-state"], in: folder.url.path)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("First") && run.standardOutput.contains("Second"))
+        #expect(
+            run.standardError.contains(
+                "warning: [left] processes it left behind held its output open after it exited; they were killed after 1s\n"))
+        #expect(!run.standardError.contains("failed"), "\(run.standardError)")
+        let pid = try #require(pid_t(try folder.read("sleep.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        let state = try await CommandSignalTests.stateOnceGone(pid)
+        #expect(state == nil, "sleep \(pid) is still running (state \(state ?? "?"))")
     }
 }
 

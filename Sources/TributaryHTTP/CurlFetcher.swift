@@ -154,7 +154,8 @@ public final class CurlFetcher: Fetcher {
                 let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
             else {
                 return .failure(
-                    FetchError(url: place, reason: .other("refused to follow a redirect to a URL that is not http(s): \(location)")))
+                    FetchError(
+                        url: place, reason: .invalidResponse("refused to follow a redirect to a URL that is not http(s): \(location)")))
             }
             let remaining = timeout - (clock.now - start)
             guard remaining > .zero else {

@@ -145,14 +145,19 @@ final class Transfer: @unchecked Sendable {
             return .timedOut(seconds: elapsedSeconds())
         case CURLE_TOO_MANY_REDIRECTS:
             return .tooManyRedirects(settings.maxRedirects)
+        case CURLE_UNSUPPORTED_PROTOCOL where message.contains("HTTP/0.9"), CURLE_WEIRD_SERVER_REPLY:
+            return .invalidResponse("the server's answer is not HTTP (no valid status line): \(message)")
         case CURLE_UNSUPPORTED_PROTOCOL:
-            return .other("refused to follow a redirect to a URL that is not http(s): \(message)")
+            return .invalidResponse("refused to follow a redirect to a URL that is not http(s): \(message)")
+        case CURLE_OUT_OF_MEMORY:
+            // What libcurl says of a header line over its 100 KB limit, as well as of memory running out.
+            return .invalidResponse("libcurl could not take the response (\(message)): a header line over 100 KB does this")
         case CURLE_GOT_NOTHING:
             return .other("the server closed the connection without answering")
         case CURLE_PARTIAL_FILE:
             return .other("the response ended before its announced length: \(message)")
         case CURLE_BAD_CONTENT_ENCODING:
-            return .other("cannot decode the response's content encoding: \(message)")
+            return .invalidResponse("cannot decode the response's content encoding: \(message)")
         case CURLE_ABORTED_BY_CALLBACK:
             return .cancelled
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
@@ -160,6 +165,8 @@ final class Transfer: @unchecked Sendable {
             CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
             CURLE_SSL_CLIENTCERT:
             return .tls(message)
+        case CURLE_RECV_ERROR where message.contains("Too large response headers") || message.contains("chunk"):
+            return .invalidResponse("the response is malformed: \(message)")
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR:
             return .other("the connection broke: \(message)")
         default:

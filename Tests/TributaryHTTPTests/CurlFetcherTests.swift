@@ -196,6 +196,21 @@ struct CurlFetcherTests {
         #expect(sneaky?.description.contains("refused to follow a redirect to a URL that is not http(s)") == true)
     }
 
+    /// An answer that asking again would not change is not asked again: each such source cost two more requests
+    /// and their backoff in every run.
+    @Test func anAnswerThatCannotChangeIsNotRetried() async throws {
+        let server = try LoopbackServer()
+        server.route("/lie", .ok(body: Array("<rss/>".utf8), contentType: "application/rss+xml", headers: [("Content-Encoding", "gzip")]))
+        server.route("/sneaky", .redirect(to: "file:///etc/passwd"))
+        let fetcher = CurlFetcher(settings: Self.settings(retries: 2))
+        let lie = await failure(fetcher, FetchRequest(url: try url(server, "/lie")))
+        #expect(lie?.isTransient == false)
+        #expect(lie?.description.contains("cannot decode the response's content encoding") == true)
+        let sneaky = await failure(fetcher, FetchRequest(url: try url(server, "/sneaky")))
+        #expect(sneaky?.isTransient == false)
+        #expect(server.requestCount("/lie") == 1 && server.requestCount("/sneaky") == 1)
+    }
+
     // MARK: Bounds
 
     @Test func aSlowServerTimesOut() async throws {

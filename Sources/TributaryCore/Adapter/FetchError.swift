@@ -27,6 +27,9 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The server said the source has not changed since the last run (a 304 to the validators
         /// the engine sent); the engine uses the stored items instead.
         case notModified
+        /// An answer that asking again would not change: not HTTP, an encoding that cannot be decoded, headers
+        /// too large, a redirect refused. Not retried.
+        case invalidResponse(String)
         /// Anything else, with the underlying library's message.
         case other(String)
     }
@@ -68,7 +71,7 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupportedScheme(let scheme): what = "unsupported URL scheme '\(scheme)'"
         case .cancelled: what = "cancelled"
         case .notModified: what = "not modified since the last run"
-        case .other(let message): what = message
+        case .invalidResponse(let message), .other(let message): what = message
         }
         return "\(url): \(what)"
     }

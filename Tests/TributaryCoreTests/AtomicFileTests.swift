@@ -101,8 +101,15 @@ struct AtomicFileTests {
             try AtomicFile.write(Array("new".utf8), to: target)
         }
         #expect(error.path == target.path)
-        #expect(error.reason.hasPrefix("cannot create folder '\(folder.url.path)/out': "))
+        #expect(error.reason == "cannot create folder '\(folder.url.path)/out': '\(folder.url.path)/out' is a file, not a folder")
         #expect(try folder.read("out") == "a file, not a folder\n")
+        // A file further up: the message names it (Foundation's said "NSCocoaErrorDomain error 512").
+        let deeper = folder.url.appendingPathComponent("out/a/b/river.atom")
+        let deep = try #require(throws: AtomicFile.WriteError.self) { try AtomicFile.write(Array("new".utf8), to: deeper) }
+        #expect(deep.reason == "cannot create folder '\(folder.url.path)/out/a/b': '\(folder.url.path)/out' is a file, not a folder")
+        // Folders that are missing are made, several levels at once.
+        try AtomicFile.write(Array("new".utf8), to: folder.url.appendingPathComponent("x/y/z/river.atom"))
+        #expect(try folder.read("x/y/z/river.atom") == "new")
     }
 
     @Test("temporary files of dead processes are removed; those of live ones, and other files, are kept")

@@ -41,10 +41,8 @@ public enum AtomicFile {
     ) throws(WriteError) {
         let path = url.path
         let folder = url.deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw WriteError(path: path, reason: "cannot create folder '\(folder)': \(systemMessage(error))")
+        if let problem = makeFolders(folder) {
+            throw WriteError(path: path, reason: "cannot create folder '\(folder)': \(problem)")
         }
         removeStaleTemporaries(for: url)
 
@@ -128,6 +126,19 @@ public enum AtomicFile {
 
     /// The system's reason for a file operation's failure (`Permission denied`), where Foundation wraps it in a
     /// sentence of its own.
+    /// Creates `folder` and the folders above it that are missing (`mkdir -p`); nil, or what went wrong, in the
+    /// system's words, naming a file that stands where a folder must be (Foundation said "error 512").
+    static func makeFolders(_ folder: String) -> String? {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            return isFolder.boolValue ? nil : "'\(folder)' is a file, not a folder"
+        }
+        let parent = (folder as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != folder, let problem = makeFolders(parent) { return problem }
+        guard mkdir(folder, 0o777) == 0 || errno == EEXIST else { return String(cString: strerror(errno)) }
+        return nil
+    }
+
     public static func systemMessage(_ error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {

@@ -64,8 +64,14 @@ public struct SourceMerge: Sendable {
     /// - Parameters:
     ///   - retention: how long an item stays after it was first seen, once its source no longer serves it.
     ///   - staleAfter: how long after its last success a failing source's items are still used.
+    /// The most items a source keeps in its history besides those it serves now: the newest by first-seen time stay,
+    /// older ones age out early (and leave a tombstone). A source that serves new items at every fetch would otherwise
+    /// grow the state, every run's memory and the outputs for the whole retention.
+    public static let historyLimit = 10_000
+
     public static func merge(
-        _ history: SourceHistory, outcome: SourceOutcome, now: Date, retention: TimeInterval, staleAfter: TimeInterval
+        _ history: SourceHistory, outcome: SourceOutcome, now: Date, retention: TimeInterval, staleAfter: TimeInterval,
+        historyLimit: Int = SourceMerge.historyLimit
     ) -> SourceMerge {
         let cutoff = now.addingTimeInterval(-retention)
         var update = SourceUpdate(history: history, now: now)
@@ -111,13 +117,28 @@ public struct SourceMerge: Sendable {
             }
             let renamed = Set(update.renamedIDs)
             var river = current
+            var remembered: [StoredItem] = []
             for entry in history.items where !seen.contains(entry.item.id) && !renamed.contains(entry.item.id) {
                 if entry.firstSeen >= cutoff {
-                    river.append(StoredItem(item: entry.item, firstSeen: entry.firstSeen, lastSeen: entry.lastSeen, served: false))
+                    remembered.append(StoredItem(item: entry.item, firstSeen: entry.firstSeen, lastSeen: entry.lastSeen, served: false))
                 } else {
                     update.expired.append(entry)
                 }
             }
+            if remembered.count > historyLimit {
+                // The newest stay (of items first seen together, those the source listed first), in the order they
+                // were in; the rest age out now.
+                let newestFirst = remembered.indices.sorted { a, b in
+                    remembered[a].firstSeen != remembered[b].firstSeen ? remembered[a].firstSeen > remembered[b].firstSeen : a < b
+                }
+                let kept = Set(newestFirst.prefix(historyLimit))
+                for index in remembered.indices where !kept.contains(index) {
+                    let entry = remembered[index]
+                    update.expired.append(StoredItem(item: entry.item, firstSeen: entry.firstSeen, lastSeen: entry.lastSeen, served: false))
+                }
+                remembered = remembered.indices.filter(kept.contains).map { remembered[$0] }
+            }
+            river += remembered
             // Only what changed is written: a source that answers 200 with the same items every
             // run (many have no validators) costs no rewrite of their rows.
             update.upserts = current.filter { entry in

@@ -3,6 +3,10 @@ import Synchronization
 import TributaryModel
 
 extension StateStore {
+    /// The most tombstones a source keeps (the newest): beyond them, an item that comes back is counted new again. A
+    /// source that serves new items at every fetch would otherwise bury its whole stream for the retention period.
+    public static let tombstoneLimit = 100_000
+
     /// What the state remembers of each named source (an empty history for a source it never saw);
     /// without `includeItems`, only the sources' health and validators, not their items.
     public func histories(for names: [String], includeItems: Bool = true) throws(StateError) -> [String: SourceHistory] {
@@ -136,7 +140,7 @@ extension StateStore {
     /// true, unless a source is forgotten. Any other commit records them anew, counted after its changes.
     public func commit(
         _ merges: [SourceMerge], run: RunRecord, retention: TimeInterval, meta: [String: String?] = [:],
-        configured: Set<String>? = nil, keepsItems: Bool = false
+        configured: Set<String>? = nil, keepsItems: Bool = false, tombstoneLimit: Int = StateStore.tombstoneLimit
     ) throws(StateError) {
         try access { database throws(SQLiteError) in
             try database.transaction { () throws(SQLiteError) in
@@ -148,6 +152,12 @@ extension StateStore {
                 let unserve = try database.prepare("UPDATE items SET served = 0 WHERE source = ? AND id = ?")
                 let deleteItem = try database.prepare("DELETE FROM items WHERE source = ? AND id = ?")
                 let deleteTombstone = try database.prepare("DELETE FROM tombstones WHERE source = ? AND id = ?")
+                // Everything from the (limit + 1)th newest tombstone down; a source with fewer finds no such row.
+                let boundTombstones = try database.prepare(
+                    """
+                    DELETE FROM tombstones WHERE source = ?1 AND (removed, id) <=
+                    (SELECT removed, id FROM tombstones WHERE source = ?1 ORDER BY removed DESC, id DESC LIMIT 1 OFFSET ?2)
+                    """)
                 let upsert = try database.prepare(
                     """
                     INSERT OR REPLACE INTO items (source, id, first_seen, last_seen, served, data, match_key)
@@ -191,6 +201,7 @@ extension StateStore {
                             .real(update.now.timeIntervalSince1970)
                         ).run()
                     }
+                    if update.expired.count > 0 { try boundTombstones.bind(name, .integer(tombstoneLimit)).run() }
                     try source.bind(
                         name, .real(update.lastAttempt.timeIntervalSince1970), .optional(update.lastSuccess?.timeIntervalSince1970),
                         .integer(update.consecutiveFailures), .optional(update.lastError), .optional(update.lastHTTPStatus),

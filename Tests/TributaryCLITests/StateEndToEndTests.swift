@@ -42,6 +42,28 @@ struct StateEndToEndTests {
         Dictionary(uniqueKeysWithValues: (report["sources"] as? [[String: Any]] ?? []).map { ($0["name"] as? String ?? "", $0) })
     }
 
+    /// `max_items` is "the most items one source contributes": the state kept every item a source served (an
+    /// auditor's 100,000 new items a fetch grew the state by 40 MB a run with `max_items: 50`).
+    @Test("max_items bounds what the state keeps of a source, not only what the river shows")
+    func maxItemsBoundsTheState() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            Self.config(server, paths: ["a.xml"]).replacingOccurrences(
+                of: "    adapter: rss\n", with: "    adapter: rss\n    max_items: 3\n"), to: "feeds.yaml")
+        for run in 0..<3 {
+            server.route("/a.xml", .ok(body: Self.rss((0..<20).map { "r\(run)-\($0)" }), contentType: "application/rss+xml"))
+            let result = try await TributaryBinary.run(["run"], in: folder.url.path)
+            #expect(result.status == 0, "\(result.standardError)")
+        }
+        let status = try await TributaryBinary.run(["status", "-f", "json"], in: folder.url.path)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])
+        let sources = try #require(json["sources"] as? [[String: Any]])
+        #expect(sources.first?["stored_items"] as? Int == 9, "three runs of three items: \(sources)")
+        #expect(try Self.titles(folder) == ["Story r2-0", "Story r2-1", "Story r2-2"])
+    }
+
     @Test("The second run against unchanged servers sends validators, gets 304s and keeps every item")
     func conditionalGET() async throws {
         let server = try LoopbackServer()

@@ -11,6 +11,8 @@ struct Timeline {
     var now = Date(timeIntervalSince1970: 1_780_000_000)
     var retention: TimeInterval = 30 * 86400
     var staleAfter: TimeInterval = 86400
+    var historyLimit = SourceMerge.historyLimit
+    var tombstoneLimit = StateStore.tombstoneLimit
 
     init(_ folder: TemporaryDirectory) throws {
         store = try StateStore(path: folder.path("state.sqlite"))
@@ -21,11 +23,12 @@ struct Timeline {
     mutating func run(_ outcome: SourceOutcome, after interval: TimeInterval = 3600, keepsItems: Bool = false) throws -> SourceMerge {
         now = now.addingTimeInterval(interval)
         let history = try #require(try store.histories(for: ["s"])["s"])
-        let merge = SourceMerge.merge(history, outcome: outcome, now: now, retention: retention, staleAfter: staleAfter)
+        let merge = SourceMerge.merge(
+            history, outcome: outcome, now: now, retention: retention, staleAfter: staleAfter, historyLimit: historyLimit)
         try store.commit(
             [merge],
             run: RunRecord(started: now, duration: 0, status: 0, sources: 1, failed: 0, items: merge.items.count, newItems: merge.newCount),
-            retention: retention, keepsItems: keepsItems)
+            retention: retention, keepsItems: keepsItems, tombstoneLimit: tombstoneLimit)
         return merge
     }
 
@@ -38,6 +41,30 @@ struct Timeline {
 
 @Suite("Merging a source's answer with its history")
 struct SourceMergeTests {
+    /// A source that serves new items at every fetch grew the state, each run's memory and the outputs for the whole
+    /// retention (an auditor's 100,000 new items a fetch: 40 MB of state and 200 MB of memory more at every run).
+    @Test("A source keeps at most historyLimit items besides those it serves, and at most tombstoneLimit tombstones")
+    func historyIsBounded() throws {
+        let folder = try TemporaryDirectory()
+        var timeline = try Timeline(folder)
+        timeline.historyLimit = 3
+        timeline.tombstoneLimit = 5
+        for run in 0..<8 {
+            let merge = try timeline.run(Timeline.fetched(["n\(run)a", "n\(run)b"]))
+            #expect(merge.newCount == 2)
+            #expect(merge.items.count == min(2 + 2 * run, 5), "run \(run): 2 served and at most 3 remembered")
+        }
+        let history = try #require(try timeline.store.histories(for: ["s"])["s"])
+        #expect(history.items.count == 5)
+        #expect(
+            Set(history.items.filter { !$0.served }.map(\.item.id)) == ["n6a", "n6b", "n5a"],
+            "the newest are remembered, the first listed of a fetch first")
+        #expect(history.tombstones.count == 5, "the newest tombstones are kept")
+        // An item with a tombstone is not new when it comes back; one whose tombstone was let go is.
+        let back = try timeline.run(Timeline.fetched(["n4b", "n0a"]))
+        #expect(back.newCount == 1)
+    }
+
     @Test("First-seen times stay put across runs; only unseen ids are new")
     func firstSeenIsStable() throws {
         var timeline = try Timeline(try TemporaryDirectory())

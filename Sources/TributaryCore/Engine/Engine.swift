@@ -502,9 +502,12 @@ public struct Engine: Sendable {
                     StoredValidators(url: url, etag: $0.etag, lastModified: $0.lastModified, settings: settingsDigest)
                 }
             }
+            // `max_items` bounds what a source contributes, and so what the state keeps of it: only the items the
+            // river can take are stored.
+            let items = source.maxItems.map { Array(result.items.prefix($0)) } ?? result.items
             return Outcome(
                 source: source, feed: result.feed, report: report,
-                answer: .fetched(items: result.items, feed: result.feed, validators: validators, httpStatus: wire.firstStatus))
+                answer: .fetched(items: items, feed: result.feed, validators: validators, httpStatus: wire.firstStatus))
         case .failure(let error):
             report.failure = String(describing: error)
             report.status = .failed

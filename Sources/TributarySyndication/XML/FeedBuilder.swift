@@ -444,7 +444,7 @@ final class FeedBuilder {
             guard let author = PersonText.author(from: value) else { return }
             if open.forItem {
                 if fallback {
-                    if item?.fallbackAuthors.contains(author) == false { item?.fallbackAuthors.append(author) }
+                    item?.addFallbackAuthor(author)
                 } else {
                     item?.addAuthor(author)
                 }

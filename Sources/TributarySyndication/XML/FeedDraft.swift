@@ -13,8 +13,13 @@ struct FeedDraft {
     var selfLink: String?
     var description: String?
     var fallbackDescription: String?
-    var authors: [Author] = []
-    var fallbackAuthors: [Author] = []
+    /// The feed's authors and its lower-ranked ones (`dc:creator`, `itunes:author`), each once.
+    private(set) var authors: [Author] = []
+    private(set) var fallbackAuthors: [Author] = []
+    /// The members of `authors` and `fallbackAuthors`, looked up in O(1) (a search of the arrays
+    /// cost n²/2 comparisons for n authors).
+    private var authorSet: Set<Author> = []
+    private var fallbackAuthorSet: Set<Author> = []
     var rssImage: String?
     var logo: String?
     var icon: String?
@@ -26,8 +31,8 @@ struct FeedDraft {
     mutating func addAuthor(_ author: Author, fallback: Bool) {
         guard !author.isEmpty else { return }
         if fallback {
-            if !fallbackAuthors.contains(author) { fallbackAuthors.append(author) }
-        } else if !authors.contains(author) {
+            if fallbackAuthorSet.insert(author).inserted { fallbackAuthors.append(author) }
+        } else if authorSet.insert(author).inserted {
             authors.append(author)
         }
     }

@@ -50,18 +50,36 @@ struct ItemDraft {
     var fallbackSummary: String?
     /// `content:encoded`, Atom `content`.
     var contents: [HTML] = []
-    var authors: [Author] = []
-    var fallbackAuthors: [Author] = []
+    /// The item's own authors (Atom `author`, RSS `author`), each once (see `addAuthor`).
+    private(set) var authors: [Author] = []
+    /// Lower-ranked authors (`dc:creator`, `itunes:author`), each once (see `addFallbackAuthor`).
+    private(set) var fallbackAuthors: [Author] = []
     var published: Date?
     var updated: Date?
     var tags: [String] = []
     var tagKeys: Set<String> = []
-    var attachments: [Attachment] = []
+    /// The attachments, one per URL (see `addAttachment`).
+    private(set) var attachments: [Attachment] = []
     var thumbnail: String?
     var mediaImage: String?
     var itunesImage: String?
     var duration: Int?
     var commentsURL: String?
+
+    // What the `add…` methods have kept, looked up in O(1): a search of the arrays made an item
+    // with n enclosures or authors cost n²/2 comparisons (62,500 enclosures took 8 s).
+    /// The index in `attachments` of each URL.
+    private var attachmentIndex: [String: Int] = [:]
+    /// The name and URL of each of `authors`, and their names alone.
+    private var authorKeys: Set<AuthorKey> = []
+    private var authorNames: Set<String?> = []
+    private var fallbackAuthorSet: Set<Author> = []
+
+    /// What tells an author from those already kept: its name and URL (not its avatar).
+    private struct AuthorKey: Hashable {
+        var name: String?
+        var url: String?
+    }
 
     /// Whether it has what a cut-off item needs to be worth keeping.
     var hasTitleOrLink: Bool {
@@ -74,23 +92,35 @@ struct ItemDraft {
         tags.append(trimmed)
     }
 
+    /// Adds an author unless it is empty or one already kept has its name and URL, or its name
+    /// when it has no URL; the first one kept stays.
     mutating func addAuthor(_ author: Author) {
-        guard !author.isEmpty, !authors.contains(where: { $0.name == author.name && ($0.url == author.url || author.url == nil) }) else {
-            return
-        }
+        guard !author.isEmpty else { return }
+        let key = AuthorKey(name: author.name, url: author.url)
+        guard !authorKeys.contains(key), author.url != nil || !authorNames.contains(author.name) else { return }
+        authorKeys.insert(key)
+        authorNames.insert(author.name)
         authors.append(author)
     }
 
+    /// Adds a lower-ranked author unless an equal one is kept already.
+    mutating func addFallbackAuthor(_ author: Author) {
+        guard fallbackAuthorSet.insert(author).inserted else { return }
+        fallbackAuthors.append(author)
+    }
+
     /// Adds an attachment, merging it into one with the same URL (an `enclosure` and a
-    /// `media:content` for the same file).
+    /// `media:content` for the same file): the first one's fields stay, and the later ones fill
+    /// those it lacks.
     mutating func addAttachment(_ attachment: Attachment) {
         guard !attachment.url.isEmpty else { return }
-        if let index = attachments.firstIndex(where: { $0.url == attachment.url }) {
+        if let index = attachmentIndex[attachment.url] {
             if attachments[index].mimeType.isEmpty { attachments[index].mimeType = attachment.mimeType }
             if attachments[index].sizeInBytes == nil { attachments[index].sizeInBytes = attachment.sizeInBytes }
             if attachments[index].durationInSeconds == nil { attachments[index].durationInSeconds = attachment.durationInSeconds }
             if attachments[index].title == nil { attachments[index].title = attachment.title }
         } else {
+            attachmentIndex[attachment.url] = attachments.count
             attachments.append(attachment)
         }
     }

@@ -51,6 +51,17 @@ public struct FeedParser: Sendable {
         }
     }
 
+    /// The most attachments (enclosures, `media:content`, Atom `link rel="enclosure"`, JSON Feed
+    /// `attachments`) one item keeps, after merging those with the same URL; later ones are left
+    /// out, with one warning for the item. Far above what a real item carries (a gallery of a few
+    /// hundred images), it keeps a hostile one from filling every output and the state.
+    public static let maxAttachmentsPerItem = 10_000
+
+    /// The most authors one item, or a feed, keeps (and as many lower-ranked ones, `itunes:author`),
+    /// after leaving out duplicates; later ones are left out, with one warning. A physics paper's
+    /// author list (some 3,000 names) fits.
+    public static let maxAuthors = 10_000
+
     /// The options every parse uses.
     public var options: Options
 

@@ -7,15 +7,19 @@ import TributarySyndication
 ///
 /// No test here measures time (the machines are shared and noisy). Each reads 50,000 of one kind
 /// in one item: the parser finds a duplicate by a lookup, and a search of the kept ones instead
-/// costs n²/2 comparisons, which at this size makes the suite take minutes, not a second. What
-/// the tests check is that every one comes out, in document order, with the first of a duplicate
-/// kept and merged as before.
+/// costs a comparison with each of up to 10,000 kept for every one read, which at this size makes
+/// the suite take minutes, not a second. What the tests check is that the first
+/// `FeedParser.maxAttachmentsPerItem` or `maxAuthors` come out, in document order, with the first
+/// of a duplicate kept and merged as before (also when a later mention comes after the limit left
+/// others out), and one warning for the item.
 @Suite("FeedParser: many enclosures or authors in one item")
 struct FeedParserManyPerItemTests {
     private typealias Fixtures = FeedParserFixtures
 
     /// How many of one kind the large documents have.
     static let count = 50_000
+    static let attachmentLimit = FeedParser.maxAttachmentsPerItem
+    static let authorLimit = FeedParser.maxAuthors
 
     /// The ways a document lists an item's files: the element for a file, and for a second mention
     /// of the same file with another type and a size.
@@ -51,7 +55,8 @@ struct FeedParserManyPerItemTests {
 
     /// File `i` is followed, at every 7th `i`, by a second mention of file `i / 2` with another
     /// type and a size: that file stays where it first came, keeps its type and gains the size
-    /// (which no later mention changes: 2k and 2k+1 are never both multiples of 7).
+    /// (which no later mention changes: 2k and 2k+1 are never both multiples of 7). The first
+    /// 10,000 files are kept, and all of them gain their size, some after the limit left files out.
     @Test(arguments: EnclosureForm.allCases)
     func fiftyThousandEnclosuresInOneItem(_ form: EnclosureForm) throws {
         var body = ""
@@ -67,8 +72,14 @@ struct FeedParserManyPerItemTests {
         let feed = try Fixtures.parse(xml: form.document(item: body))
         let item = try #require(feed.items.first)
         #expect(feed.items.count == 1)
-        #expect(item.attachments.count == expected.count)
-        #expect(item.attachments == expected)
+        #expect(item.attachments.count == Self.attachmentLimit)
+        #expect(item.attachments == Array(expected.prefix(Self.attachmentLimit)))
+        // One warning, at the item (its start tag ends on line 2).
+        #expect(
+            feed.problems.map(\.message) == [
+                "the item has more than \(Self.attachmentLimit) attachments (enclosures, media:content); only the first \(Self.attachmentLimit) are kept"
+            ])
+        #expect(feed.problems.first?.line == 2)
     }
 
     /// Atom `author`s: one with the name and URL of one kept, or with its name and no URL, is a
@@ -92,9 +103,12 @@ struct FeedParserManyPerItemTests {
         }
         let feed = try Fixtures.parse(xml: EnclosureForm.atomLink.document(item: body))
         let item = try #require(feed.items.first)
-        #expect(item.authors.count == expected.count)
-        #expect(item.authors == expected)
+        #expect(item.authors.count == Self.authorLimit)
+        #expect(item.authors == Array(expected.prefix(Self.authorLimit)))
+        #expect(feed.problems.map(\.message) == [Self.itemAuthorsWarning])
     }
+
+    static let itemAuthorsWarning = "the item has more than \(authorLimit) authors; only the first \(authorLimit) are kept"
 
     /// An RSS item's `dc:creator`s, and, without them, its `itunes:author`s: a repeated name is
     /// dropped, the first kept.
@@ -110,8 +124,10 @@ struct FeedParserManyPerItemTests {
             <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
             <channel><title>c</title><item><title>many</title><link>http://example.org/many</link>\(body)</item></channel></rss>
             """
-        let item = try #require(try Fixtures.parse(xml: xml).items.first)
-        #expect(item.authors == (0..<Self.count).map { Author(name: "n\($0)") })
+        let feed = try Fixtures.parse(xml: xml)
+        let item = try #require(feed.items.first)
+        #expect(item.authors == (0..<Self.authorLimit).map { Author(name: "n\($0)") })
+        #expect(feed.problems.map(\.message) == [Self.itemAuthorsWarning])
     }
 
     /// A feed's authors, which an Atom entry without its own inherits.
@@ -127,9 +143,53 @@ struct FeedParserManyPerItemTests {
             <entry><title>one</title><id>urn:c:1</id><link href="http://example.org/one"/><updated>2024-01-01T00:00:00Z</updated></entry></feed>
             """
         let feed = try Fixtures.parse(xml: xml)
-        let expected = (0..<Self.count).map { Author(name: "n\($0)") }
+        let expected = (0..<Self.authorLimit).map { Author(name: "n\($0)") }
         #expect(feed.info.authors == expected)
         #expect(feed.items.first?.authors == expected)
+        #expect(
+            feed.problems.map(\.message) == [
+                "the feed has more than \(Self.authorLimit) authors; only the first \(Self.authorLimit) are kept"
+            ])
+        #expect(feed.problems.first?.line == 1)
+    }
+
+    /// As many as the limits keep, each mentioned twice: all kept, and no warning.
+    @Test func exactlyTheLimitsAreNoProblem() throws {
+        var body = ""
+        for index in 0..<max(Self.attachmentLimit, Self.authorLimit) {
+            if index < Self.attachmentLimit { body += "<enclosure url=\"http://example.org/e/\(index)\"/>" }
+            if index < Self.authorLimit { body += "<dc:creator>n\(index)</dc:creator>" }
+        }
+        let xml = """
+            <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>c</title>
+            <item><title>many</title>\(body + body)</item></channel></rss>
+            """
+        let feed = try Fixtures.parse(xml: xml)
+        let item = try #require(feed.items.first)
+        #expect(item.attachments.count == Self.attachmentLimit)
+        #expect(item.authors.count == Self.authorLimit)
+        #expect(feed.problems.isEmpty)
+    }
+
+    /// A JSON Feed keeps as many attachments and authors, in order, with one warning for each list cut.
+    @Test func jsonFeedKeepsAsMany() throws {
+        let attachments = (0..<Self.count).map { "{\"url\":\"http://example.org/e/\($0)\"}" }.joined(separator: ",")
+        let authors = (0..<Self.count).map { "{\"name\":\"n\($0)\"}" }.joined(separator: ",")
+        let json = """
+            {"version":"https://jsonfeed.org/version/1.1","title":"c","authors":[\(authors)],
+            "items":[{"id":"1","url":"http://example.org/1","attachments":[\(attachments)],"authors":[\(authors)]},{"id":"2"}]}
+            """
+        let feed = try Fixtures.parse(bytes: Array(json.utf8))
+        let expectedAuthors = (0..<Self.authorLimit).map { Author(name: "n\($0)") }
+        #expect(feed.info.authors == expectedAuthors)
+        #expect(feed.items.map(\.authors) == [expectedAuthors, expectedAuthors])
+        #expect(feed.items.first?.attachments == (0..<Self.attachmentLimit).map { Attachment(url: "http://example.org/e/\($0)") })
+        #expect(
+            feed.problems.map(\.message) == [
+                "the feed has more than \(Self.authorLimit) authors; only the first \(Self.authorLimit) are kept",
+                "item 1 has more than \(Self.authorLimit) authors; only the first \(Self.authorLimit) are kept",
+                "item 1 has more than \(Self.attachmentLimit) attachments; only the first \(Self.attachmentLimit) are kept",
+            ])
     }
 
     /// The rules for duplicate authors, one case each: the first one kept stays where it is.

@@ -57,7 +57,8 @@ public struct JSONFeedParser: Sendable {
         let base = baseURL ?? [feedURL, homePageURL].lazy.compactMap { $0.flatMap(Self.absoluteURL) }.first
         let info = FeedInfo(
             title: object["title"]?.text, homePageURL: homePageURL, feedURL: feedURL, description: object["description"]?.text,
-            authors: authors(object), icon: object["icon"]?.text.map { URLReference.resolve($0, against: base) },
+            authors: authors(object, of: "the feed", problems: &problems),
+            icon: object["icon"]?.text.map { URLReference.resolve($0, against: base) },
             favicon: object["favicon"]?.text.map { URLReference.resolve($0, against: base) }, language: object["language"]?.text)
 
         var items: [Item] = []
@@ -111,17 +112,24 @@ public struct JSONFeedParser: Sendable {
         item.image = link("image") ?? link("banner_image")
         item.published = date(entry["date_published"], "date_published", index: index, problems: &problems)
         item.updated = date(entry["date_modified"], "date_modified", index: index, problems: &problems)
-        item.authors = authors(entry)
+        item.authors = authors(entry, of: "item \(index + 1)", problems: &problems)
         if case .array(let tags)? = entry["tags"] {
             var seen = Set<String>()
             item.tags = tags.compactMap(\.text).filter { !$0.isEmpty && seen.insert($0).inserted }
         }
         if case .array(let values)? = entry["attachments"] {
-            item.attachments = values.compactMap { value in
-                guard let url = value["url"]?.text.map({ URLReference.resolve($0, against: base) }), !url.isEmpty else { return nil }
-                return Attachment(
-                    url: url, mimeType: value["mime_type"]?.text ?? "", title: value["title"]?.text,
-                    sizeInBytes: value["size_in_bytes"]?.int, durationInSeconds: value["duration_in_seconds"]?.int)
+            let limit = FeedParser.maxAttachmentsPerItem
+            for value in values {
+                guard let url = value["url"]?.text.map({ URLReference.resolve($0, against: base) }), !url.isEmpty else { continue }
+                guard item.attachments.count < limit else {
+                    problems.append(
+                        Problem(.warning, "item \(index + 1) has more than \(limit) attachments; only the first \(limit) are kept"))
+                    break
+                }
+                item.attachments.append(
+                    Attachment(
+                        url: url, mimeType: value["mime_type"]?.text ?? "", title: value["title"]?.text,
+                        sizeInBytes: value["size_in_bytes"]?.int, durationInSeconds: value["duration_in_seconds"]?.int))
             }
         }
         if case .object(let extensionObject)? = entry["_tributary"] {
@@ -174,14 +182,27 @@ public struct JSONFeedParser: Sendable {
         return nil
     }
 
-    private func authors(_ object: JSONObject) -> [Author] {
+    /// The authors of the feed or an item (`owner`, for the warning when `FeedParser.maxAuthors` leaves some out).
+    private func authors(_ object: JSONObject, of owner: String, problems: inout [Problem]) -> [Author] {
         var values: [JSONValue] = []
         if case .array(let list)? = object["authors"] { values = list }
         if values.isEmpty, let single = object["author"] { values = [single] }
-        return values.compactMap { value in
-            if let name = value.string { return Author(name: name) }
-            let author = Author(name: value["name"]?.text, url: value["url"]?.text, avatar: value["avatar"]?.text)
-            return author.isEmpty ? nil : author
+        var authors: [Author] = []
+        let limit = FeedParser.maxAuthors
+        for value in values {
+            let author: Author
+            if let name = value.string {
+                author = Author(name: name)
+            } else {
+                author = Author(name: value["name"]?.text, url: value["url"]?.text, avatar: value["avatar"]?.text)
+                guard !author.isEmpty else { continue }
+            }
+            guard authors.count < limit else {
+                problems.append(Problem(.warning, "\(owner) has more than \(limit) authors; only the first \(limit) are kept"))
+                break
+            }
+            authors.append(author)
         }
+        return authors
     }
 }

@@ -161,7 +161,7 @@ final class FeedBuilder {
             itemDepth = 0
             if draft.hasTitleOrLink {
                 draft.line = draft.line ?? line
-                items.append(draft.item(itemContext))
+                append(draft)
                 problems.append(
                     Problem(
                         .warning, "the last item was cut off by the end of the document; kept what was read", line: draft.line,
@@ -248,9 +248,39 @@ final class FeedBuilder {
     }
 
     private func finishItem() {
-        if let draft = item { items.append(draft.item(itemContext)) }
+        if let draft = item { append(draft) }
         item = nil
         itemDepth = 0
+    }
+
+    /// Adds the item a draft makes, with a warning at the item when the limits left out some of its
+    /// attachments or authors.
+    private func append(_ draft: ItemDraft) {
+        items.append(draft.item(itemContext))
+        if draft.attachmentsLeftOut {
+            let limit = FeedParser.maxAttachmentsPerItem
+            report(
+                Problem(
+                    .warning, "the item has more than \(limit) attachments (enclosures, media:content); only the first \(limit) are kept",
+                    line: draft.line, column: draft.column))
+        }
+        if draft.authorsLeftOut {
+            let limit = FeedParser.maxAuthors
+            report(
+                Problem(
+                    .warning, "the item has more than \(limit) authors; only the first \(limit) are kept", line: draft.line,
+                    column: draft.column))
+        }
+    }
+
+    /// Adds a feed-level author, with a warning where the limit first leaves one out.
+    private func addFeedAuthor(_ author: Author, fallback: Bool) {
+        let leftOutBefore = feed.authorsLeftOut
+        feed.addAuthor(author, fallback: fallback)
+        guard feed.authorsLeftOut, !leftOutBefore else { return }
+        let (line, column) = position()
+        let limit = FeedParser.maxAuthors
+        report(Problem(.warning, "the feed has more than \(limit) authors; only the first \(limit) are kept", line: line, column: column))
     }
 
     // MARK: Persons
@@ -280,7 +310,7 @@ final class FeedBuilder {
         if personForItem {
             item?.addAuthor(person)
         } else {
-            feed.addAuthor(person, fallback: false)
+            addFeedAuthor(person, fallback: false)
         }
     }
 
@@ -449,7 +479,7 @@ final class FeedBuilder {
                     item?.addAuthor(author)
                 }
             } else {
-                feed.addAuthor(author, fallback: fallback)
+                addFeedAuthor(author, fallback: fallback)
             }
         case .category:
             if open.forItem { item?.addTag(value) }

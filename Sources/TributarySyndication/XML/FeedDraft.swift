@@ -20,6 +20,8 @@ struct FeedDraft {
     /// cost n²/2 comparisons for n authors).
     private var authorSet: Set<Author> = []
     private var fallbackAuthorSet: Set<Author> = []
+    /// Whether an author was left out for `FeedParser.maxAuthors`.
+    private(set) var authorsLeftOut = false
     var rssImage: String?
     var logo: String?
     var icon: String?
@@ -28,11 +30,19 @@ struct FeedDraft {
     var xmlLanguage: String?
     var updated: Date?
 
+    /// Adds an author unless it is empty or an equal one is kept already; a new one past
+    /// `FeedParser.maxAuthors` is left out.
     mutating func addAuthor(_ author: Author, fallback: Bool) {
-        guard !author.isEmpty else { return }
+        guard !author.isEmpty, !(fallback ? fallbackAuthorSet : authorSet).contains(author) else { return }
+        guard (fallback ? fallbackAuthors : authors).count < FeedParser.maxAuthors else {
+            authorsLeftOut = true
+            return
+        }
         if fallback {
-            if fallbackAuthorSet.insert(author).inserted { fallbackAuthors.append(author) }
-        } else if authorSet.insert(author).inserted {
+            fallbackAuthorSet.insert(author)
+            fallbackAuthors.append(author)
+        } else {
+            authorSet.insert(author)
             authors.append(author)
         }
     }

@@ -75,6 +75,11 @@ struct ItemDraft {
     private var authorNames: Set<String?> = []
     private var fallbackAuthorSet: Set<Author> = []
 
+    /// Whether an attachment was left out for `FeedParser.maxAttachmentsPerItem`.
+    private(set) var attachmentsLeftOut = false
+    /// Whether an author (or a lower-ranked one) was left out for `FeedParser.maxAuthors`.
+    private(set) var authorsLeftOut = false
+
     /// What tells an author from those already kept: its name and URL (not its avatar).
     private struct AuthorKey: Hashable {
         var name: String?
@@ -93,11 +98,16 @@ struct ItemDraft {
     }
 
     /// Adds an author unless it is empty or one already kept has its name and URL, or its name
-    /// when it has no URL; the first one kept stays.
+    /// when it has no URL; the first one kept stays. A new one past `FeedParser.maxAuthors` is
+    /// left out.
     mutating func addAuthor(_ author: Author) {
         guard !author.isEmpty else { return }
         let key = AuthorKey(name: author.name, url: author.url)
         guard !authorKeys.contains(key), author.url != nil || !authorNames.contains(author.name) else { return }
+        guard authors.count < FeedParser.maxAuthors else {
+            authorsLeftOut = true
+            return
+        }
         authorKeys.insert(key)
         authorNames.insert(author.name)
         authors.append(author)
@@ -105,13 +115,18 @@ struct ItemDraft {
 
     /// Adds a lower-ranked author unless an equal one is kept already.
     mutating func addFallbackAuthor(_ author: Author) {
-        guard fallbackAuthorSet.insert(author).inserted else { return }
+        guard !fallbackAuthorSet.contains(author) else { return }
+        guard fallbackAuthors.count < FeedParser.maxAuthors else {
+            authorsLeftOut = true
+            return
+        }
+        fallbackAuthorSet.insert(author)
         fallbackAuthors.append(author)
     }
 
     /// Adds an attachment, merging it into one with the same URL (an `enclosure` and a
     /// `media:content` for the same file): the first one's fields stay, and the later ones fill
-    /// those it lacks.
+    /// those it lacks. A new URL past `FeedParser.maxAttachmentsPerItem` is left out.
     mutating func addAttachment(_ attachment: Attachment) {
         guard !attachment.url.isEmpty else { return }
         if let index = attachmentIndex[attachment.url] {
@@ -119,6 +134,8 @@ struct ItemDraft {
             if attachments[index].sizeInBytes == nil { attachments[index].sizeInBytes = attachment.sizeInBytes }
             if attachments[index].durationInSeconds == nil { attachments[index].durationInSeconds = attachment.durationInSeconds }
             if attachments[index].title == nil { attachments[index].title = attachment.title }
+        } else if attachments.count >= FeedParser.maxAttachmentsPerItem {
+            attachmentsLeftOut = true
         } else {
             attachmentIndex[attachment.url] = attachments.count
             attachments.append(attachment)

@@ -145,7 +145,7 @@ public struct CommandAdapter: SourceAdapter {
         }
         let parserOptions = FeedParser.Options(
             source: context.sourceName, documentURL: nil, timeZone: context.timeZone, now: context.now, sanitize: sanitize,
-            maxBytes: maxOutput)
+            maxBytes: maxOutput, maxBytesSetting: "max_output")
         let parsed: ParsedFeed
         do {
             parsed = try FeedParser(parserOptions).parse(outcome.output)

@@ -39,7 +39,8 @@ public struct FeedAdapter: SourceAdapter {
         let options = FeedParser.Options(
             source: context.sourceName, documentURL: response.url.isFileURL ? nil : response.url, charset: response.charset,
             timeZone: context.timeZone,
-            now: context.now, sanitize: sanitize, quotesContent: !response.url.isFileURL)
+            now: context.now, sanitize: sanitize, maxBytes: context.maxResponseBytes, maxBytesSetting: "max_size",
+            quotesContent: !response.url.isFileURL)
         let parsed: ParsedFeed
         do {
             parsed = try FeedParser(options).parse(response.body)

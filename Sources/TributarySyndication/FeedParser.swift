@@ -30,6 +30,9 @@ public struct FeedParser: Sendable {
         public var sanitize: Bool
         /// The largest document accepted, in bytes.
         public var maxBytes: Int
+        /// The setting `maxBytes` comes from (`max_size`), named when a document is refused for its size so that the
+        /// message says what to raise; nil for none.
+        public var maxBytesSetting: String?
         /// Whether the error for a document that is no markup may quote its first characters (`it starts with
         /// 'hello world'`). False for a local file: the error is a source's failure, shown on the published page
         /// and in reports, and a file the source was pointed at by mistake (a secret) must not appear there.
@@ -38,7 +41,7 @@ public struct FeedParser: Sendable {
         /// Creates options; only the source name is required.
         public init(
             source: String, documentURL: URL? = nil, charset: String? = nil, timeZone: TimeZone = .gmt, now: Date = Date(),
-            sanitize: Bool = true, maxBytes: Int = 20 << 20, quotesContent: Bool = true
+            sanitize: Bool = true, maxBytes: Int = 20 << 20, maxBytesSetting: String? = nil, quotesContent: Bool = true
         ) {
             self.source = source
             self.documentURL = documentURL
@@ -47,6 +50,7 @@ public struct FeedParser: Sendable {
             self.now = now
             self.sanitize = sanitize
             self.maxBytes = maxBytes
+            self.maxBytesSetting = maxBytesSetting
             self.quotesContent = quotesContent
         }
     }
@@ -80,7 +84,9 @@ public struct FeedParser: Sendable {
     /// result is the same either way.
     func parse(_ bytes: [UInt8], liftingCDATA: Bool) throws(FeedParseError) -> ParsedFeed {
         guard bytes.count <= options.maxBytes else {
-            throw FeedParseError("refused: the document is \(bytes.count) bytes, more than the limit of \(options.maxBytes)")
+            throw FeedParseError(
+                "refused: the document is \(bytes.count) bytes, more than the limit of \(options.maxBytes)"
+                    + (options.maxBytesSetting.map { " bytes (\($0))" } ?? ""))
         }
         guard !FormatSniffer.startsWithBrace(bytes) else { return try parseJSON(bytes) }
         var document: (feed: ParsedFeed, utf8: [UInt8], contentAfterRoot: Bool)

@@ -18,8 +18,10 @@ public struct FetchContext: Sendable {
     public let now: Date
     /// Where to report what happens.
     public let logger: Logger
+    /// The largest response accepted, in bytes: the configuration's `max_size`. A request that
+    /// sets no limit of its own gets this one, and so does the parsing of a feed.
+    public let maxResponseBytes: Int
     private let fetcher: any Fetcher
-    private let maxResponseBytes: Int
     private let allowInsecureTLS: Bool
     private let log: FetchLog?
 
@@ -47,12 +49,20 @@ public struct FetchContext: Sendable {
     public func send(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         var request = request
         if request.timeout == nil { request.timeout = timeout }
-        if request.maxBytes == nil { request.maxBytes = maxResponseBytes }
+        let limitIsMaxSize = request.maxBytes == nil
+        if limitIsMaxSize { request.maxBytes = maxResponseBytes }
         if allowInsecureTLS { request.allowInsecureTLS = true }
         let first = log?.willSend(&request) ?? false
         logger.debug(
             "\(request.method) \(request.url.absoluteString)\(request.validators == nil ? "" : " (conditional)")", source: sourceName)
-        let response = try await fetcher.fetch(request)
+        let response: FetchResponse
+        do {
+            response = try await fetcher.fetch(request)
+        } catch {
+            // A body over max_size: the message names it, so that a user knows what to raise.
+            guard limitIsMaxSize, case .tooLarge(let limit, nil) = error.reason else { throw error }
+            throw FetchError(url: error.url, reason: .tooLarge(limit: limit, setting: "max_size"))
+        }
         // The thread this resumes on parses the body next.
         ThreadArena.reserveForThisThread()
         log?.received(response, to: request, first: first)

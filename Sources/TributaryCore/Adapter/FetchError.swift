@@ -14,8 +14,9 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case timedOut(seconds: Double)
         /// The server answered with an error status.
         case httpStatus(Int)
-        /// The body grew beyond the limit, in bytes.
-        case tooLarge(limit: Int)
+        /// The body grew beyond the limit, in bytes; `setting` names what set the limit (`max_size`),
+        /// so that the message says what to raise.
+        case tooLarge(limit: Int, setting: String? = nil)
         /// The redirects went on too long or in a circle.
         case tooManyRedirects(Int)
         /// The TLS handshake or certificate check failed.
@@ -65,7 +66,8 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             let rounded = (seconds * 10).rounded() / 10
             what = "timed out after \(rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) s"
         case .httpStatus(let status): what = "HTTP \(status)\(HTTPStatusText.phrase(status).map { " \($0)" } ?? "")"
-        case .tooLarge(let limit): what = "response larger than the limit of \(ByteCountText.format(limit))"
+        case .tooLarge(let limit, let setting):
+            what = "response larger than the limit of \(ByteCountText.format(limit))\(setting.map { " (\($0))" } ?? "")"
         case .tooManyRedirects(let count): what = "too many redirects (more than \(count)) or a redirect loop"
         case .tls(let message): what = "TLS failure: \(message)"
         case .unsupportedScheme(let scheme): what = "unsupported URL scheme '\(scheme)'"

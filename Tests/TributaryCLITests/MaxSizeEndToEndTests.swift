@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `max_size` is the one limit on a feed's size: the rss adapter's parser refused any
+/// `max_size` (and `parse --max-size`) is the one limit on a feed's size: the rss adapter's parser refused any
 /// document over a fixed 20 MB, so a source with `max_size: 50MB` could never be read.
 @Suite("max_size end to end")
 struct MaxSizeEndToEndTests {
@@ -51,5 +51,21 @@ struct MaxSizeEndToEndTests {
             result.standardError.contains(
                 "error: [file] failed: \(folder.path("big.xml")): response larger than the limit of 20 MB (max_size)"),
             "\(result.standardError)")
+    }
+
+    @Test func parseReadsUpToItsMaxSizeOption() async throws {
+        let server = try LoopbackServer()
+        let folder = try Self.folder(server)
+        for input in ["big.xml", server.url("/big.xml")] {
+            let read = try await TributaryBinary.run(["parse", "-q", "--max-size", "30MB", "--format", "text", input], in: folder.url.path)
+            #expect(read.status == 0, "\(read.standardError)")
+            #expect(read.standardOutput.hasPrefix("1. t"), "\(read.standardOutput)")
+            let refused = try await TributaryBinary.run(["parse", "-q", input], in: folder.url.path)
+            #expect(refused.status == 3)
+            #expect(refused.standardError.hasSuffix("response larger than the limit of 20 MB (--max-size)\n"), "\(refused.standardError)")
+        }
+        let usage = try await TributaryBinary.run(["parse", "--max-size", "big", "big.xml"], in: folder.url.path)
+        #expect(usage.status == 1)
+        #expect(usage.standardError.contains("option '--max-size' must be a size such as 512KB or 20MB, not 'big'"))
     }
 }

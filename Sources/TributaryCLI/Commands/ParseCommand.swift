@@ -23,6 +23,7 @@ enum ParseCommand: Command {
             OptionSpec(long: "timezone", valueName: "ZONE", help: "The zone for dates without one (IANA name; default UTC)."),
             OptionSpec(long: "no-sanitize", help: "Keep item HTML as the feed has it (trusted feeds only)."),
             OptionSpec(long: "jobs", short: "j", valueName: "N", help: "Parse at most N inputs at once (default: one per core)."),
+            OptionSpec(long: "max-size", valueName: "SIZE", help: "The largest input read, as max_size in a configuration (default 20MB)."),
             CommonOptions.quiet, OptionSpec.help,
         ],
         positionals: [PositionalSpec(name: "INPUT", help: "A feed file, or an http(s) URL.", isOptional: true, isVariadic: true)])
@@ -47,6 +48,14 @@ enum ParseCommand: Command {
                 usage.append("option '--jobs' must be a number from 1 to 256, not '\(text)'")
             }
         }
+        var maxBytes = Defaults().maxResponseBytes
+        if let text = arguments.value("max-size") {
+            if let bytes = ByteCountParser.parse(text), bytes > 0 {
+                maxBytes = bytes
+            } else {
+                usage.append("option '--max-size' must be a size such as 512KB or 20MB, not '\(text)'")
+            }
+        }
         var inputs = arguments.positionals
         if let list = arguments.value("list") {
             do {
@@ -67,7 +76,7 @@ enum ParseCommand: Command {
             fetcher: CurlFetcher(), directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
             lines: inputs.count > 1 || arguments.value("list") != nil,
             quiet: arguments.flag("quiet"), now: Date(), zone: zone,
-            text: format == "text", sanitize: !arguments.flag("no-sanitize"))
+            text: format == "text", sanitize: !arguments.flag("no-sanitize"), maxBytes: maxBytes)
         // Up to `jobs` inputs are parsed at once; results are printed in input order, so at most
         // `jobs` finished documents wait for an earlier one.
         var failures = 0
@@ -118,6 +127,8 @@ private struct ParseTask: Sendable {
     /// `--format text` rather than JSON Feed.
     let text: Bool
     let sanitize: Bool
+    /// The largest input read and parsed, in bytes (`--max-size`).
+    let maxBytes: Int
 
     func run(_ input: String) async -> Outcome {
         var outcome = Outcome()
@@ -125,24 +136,29 @@ private struct ParseTask: Sendable {
         let body: [UInt8]
         var documentURL: URL?
         var charset: String?
-        do {
+        do throws(FetchError) {
+            let request = FetchRequest(url: url, maxBytes: maxBytes)
             if url.isFileURL {
                 // Read straight into the array the parser takes, without a `Data` to copy.
-                body = try fetcher.fileBytes(FetchRequest(url: url))
+                body = try fetcher.fileBytes(request)
             } else {
-                let response = try await fetcher.fetch(FetchRequest(url: url))
+                let response = try await fetcher.fetch(request)
                 guard (200..<300).contains(response.status) else { throw FetchError(url: input, reason: .httpStatus(response.status)) }
                 body = response.body
                 documentURL = response.url
                 charset = response.charset
             }
         } catch {
+            var error = error
+            // An input over the limit: the message names the option that raises it.
+            if case .tooLarge(let limit, nil) = error.reason { error.reason = .tooLarge(limit: limit, setting: "--max-size") }
             outcome.diagnostics.append("\(input): error: \(error)")
             outcome.failed = true
             return outcome
         }
         let options = FeedParser.Options(
-            source: input, documentURL: documentURL, charset: charset, timeZone: zone, now: now, sanitize: sanitize)
+            source: input, documentURL: documentURL, charset: charset, timeZone: zone, now: now, sanitize: sanitize, maxBytes: maxBytes,
+            maxBytesSetting: "--max-size")
         do {
             let parsed = try FeedParser(options).parse(body)
             if !quiet {

@@ -66,9 +66,13 @@ struct ItemDraft {
     var duration: Int?
     var commentsURL: String?
 
-    // What the `add…` methods have kept, looked up in O(1): a search of the arrays made an item
-    // with n enclosures or authors cost n²/2 comparisons (62,500 enclosures took 8 s).
-    /// The index in `attachments` of each URL.
+    // What the `add…` methods have kept, looked up in O(1) once there are more than
+    // `searchLimit` of a kind (a search of the arrays made an item with n enclosures or authors
+    // cost n²/2 comparisons: 62,500 enclosures took 8 s); up to then the arrays are searched, and
+    // an item with an author and an enclosure, the common case, allocates no table.
+    /// Up to how many of a kind the array is searched instead of a table.
+    private static let searchLimit = 16
+    /// The index in `attachments` of each URL (empty while there are at most `searchLimit`).
     private var attachmentIndex: [String: Int] = [:]
     /// The name and URL of each of `authors`, and their names alone.
     private var authorKeys: Set<AuthorKey> = []
@@ -103,25 +107,42 @@ struct ItemDraft {
     mutating func addAuthor(_ author: Author) {
         guard !author.isEmpty else { return }
         let key = AuthorKey(name: author.name, url: author.url)
-        guard !authorKeys.contains(key), author.url != nil || !authorNames.contains(author.name) else { return }
+        let known =
+            authors.count <= Self.searchLimit
+            ? authors.contains { $0.name == author.name && ($0.url == author.url || author.url == nil) }
+            : authorKeys.contains(key) || (author.url == nil && authorNames.contains(author.name))
+        guard !known else { return }
         guard authors.count < FeedParser.maxAuthors else {
             authorsLeftOut = true
             return
         }
-        authorKeys.insert(key)
-        authorNames.insert(author.name)
         authors.append(author)
+        if authors.count > Self.searchLimit {
+            if authorKeys.isEmpty {
+                for kept in authors {
+                    authorKeys.insert(AuthorKey(name: kept.name, url: kept.url))
+                    authorNames.insert(kept.name)
+                }
+            } else {
+                authorKeys.insert(key)
+                authorNames.insert(author.name)
+            }
+        }
     }
 
     /// Adds a lower-ranked author unless an equal one is kept already.
     mutating func addFallbackAuthor(_ author: Author) {
-        guard !fallbackAuthorSet.contains(author) else { return }
+        let known =
+            fallbackAuthors.count <= Self.searchLimit ? fallbackAuthors.contains(author) : fallbackAuthorSet.contains(author)
+        guard !known else { return }
         guard fallbackAuthors.count < FeedParser.maxAuthors else {
             authorsLeftOut = true
             return
         }
-        fallbackAuthorSet.insert(author)
         fallbackAuthors.append(author)
+        if fallbackAuthors.count > Self.searchLimit {
+            if fallbackAuthorSet.isEmpty { fallbackAuthorSet = Set(fallbackAuthors) } else { fallbackAuthorSet.insert(author) }
+        }
     }
 
     /// Adds an attachment, merging it into one with the same URL (an `enclosure` and a
@@ -129,7 +150,10 @@ struct ItemDraft {
     /// those it lacks. A new URL past `FeedParser.maxAttachmentsPerItem` is left out.
     mutating func addAttachment(_ attachment: Attachment) {
         guard !attachment.url.isEmpty else { return }
-        if let index = attachmentIndex[attachment.url] {
+        let known =
+            attachments.count <= Self.searchLimit
+            ? attachments.firstIndex { $0.url == attachment.url } : attachmentIndex[attachment.url]
+        if let index = known {
             if attachments[index].mimeType.isEmpty { attachments[index].mimeType = attachment.mimeType }
             if attachments[index].sizeInBytes == nil { attachments[index].sizeInBytes = attachment.sizeInBytes }
             if attachments[index].durationInSeconds == nil { attachments[index].durationInSeconds = attachment.durationInSeconds }
@@ -137,8 +161,14 @@ struct ItemDraft {
         } else if attachments.count >= FeedParser.maxAttachmentsPerItem {
             attachmentsLeftOut = true
         } else {
-            attachmentIndex[attachment.url] = attachments.count
             attachments.append(attachment)
+            if attachments.count > Self.searchLimit {
+                if attachmentIndex.isEmpty {
+                    for (index, kept) in attachments.enumerated() { attachmentIndex[kept.url] = index }
+                } else {
+                    attachmentIndex[attachment.url] = attachments.count - 1
+                }
+            }
         }
     }
 

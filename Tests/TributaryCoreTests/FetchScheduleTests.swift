@@ -115,20 +115,28 @@ struct FetchScheduleTests {
         #expect(waiting.status == .partialFailure)
         #expect(try store.histories(for: ["a"])["a"]?.consecutiveFailures == 3, "a run that did not ask counts no failure")
 
-        // The fourth failure would wait 30 minutes; backoff: 20m caps it.
-        let fourth = await run(config, at: 1020, fetcher: fetcher, store: store)
-        #expect(fetcher.requests.count == 4)
-        #expect(fourth.sources[0].wait == FetchSchedule.Wait(until: at(1020 + 1200), reason: "backoff after 4 failures"))
+        // A run a moment earlier in its minute than the one that failed is on time (cron's runs start a few
+        // milliseconds apart: without the slack the source waited a whole further cron period).
+        let justEarly = await run(config, at: 1019.8, fetcher: fetcher, store: store)
+        #expect(fetcher.requests.count == 4, "a backoff is over a little early, as an interval is")
+        #expect(justEarly.sources[0].wait == FetchSchedule.Wait(until: at(1019.8 + 1200), reason: "backoff after 4 failures"))
+        _ = await run(config, at: 1019.8 + 1200 - 121, fetcher: fetcher, store: store)
+        #expect(fetcher.requests.count == 4, "but not more than a minute early")
+
+        // The fourth failure would wait 30 minutes; backoff: 20m caps it (the fifth here).
+        let fourth = await run(config, at: 1019.8 + 1200, fetcher: fetcher, store: store)
+        #expect(fetcher.requests.count == 5)
+        #expect(fourth.sources[0].wait == FetchSchedule.Wait(until: at(1019.8 + 2400), reason: "backoff after 5 failures"))
 
         // A longer timeout, the usual mend: asked at once.
         let longer = try configuration(", backoff: 20m, timeout: 1m", in: folder)
-        _ = await run(longer, at: 1030, fetcher: fetcher, store: store)
-        #expect(fetcher.requests.count == 5, "an edited source is asked at once")
+        _ = await run(longer, at: 2230, fetcher: fetcher, store: store)
+        #expect(fetcher.requests.count == 6, "an edited source is asked at once")
         // The URL corrected: asked at once.
         let fixed = "https://feeds.example.org/fixed"
         fetcher.serve(fixed, body: "ok")
         let corrected = try configuration(", backoff: 20m, timeout: 1m", in: folder).replacingFeedURL(with: fixed, in: folder)
-        let recovered = await run(corrected, at: 1100, fetcher: fetcher, store: store)
+        let recovered = await run(corrected, at: 2300, fetcher: fetcher, store: store)
         #expect(recovered.sources[0].status == .ok && recovered.sources[0].wait == nil)
         #expect(try store.histories(for: ["a"])["a"]?.deferral == nil, "a success clears the wait")
     }

@@ -54,14 +54,25 @@ public enum FetchSchedule {
             guard let deferral = history.deferral, deferral.until > now,
                 deferral.until.timeIntervalSince(lastAttempt) <= max(longestRetryAfter, source.backoff ?? .zero).inSeconds
             else { return nil }
+            // A backoff, like an interval, is on time a little early (cron's runs start a moment apart: without it a
+            // run a few milliseconds earlier in its minute waited a whole further period). A server's Retry-After
+            // is kept to the second.
+            if deferral.reason == .backoff, now >= deferral.until.addingTimeInterval(-slack(deferral.until.timeIntervalSince(lastAttempt)))
+            {
+                return nil
+            }
             return Wait(deferral, failures: history.consecutiveFailures)
         }
         guard let interval = source.interval else { return nil }
         let due = lastAttempt.addingTimeInterval(interval.inSeconds)
         // A little early is on time: runs from cron every `interval` start a moment apart from one another.
-        let slack = min(interval.inSeconds / 10, 60)
-        guard now < due.addingTimeInterval(-slack) else { return nil }
+        guard now < due.addingTimeInterval(-slack(interval.inSeconds)) else { return nil }
         return Wait(until: due, interval: interval)
+    }
+
+    /// How early a wait of `seconds` is over: a tenth of it, at most a minute.
+    static func slack(_ seconds: TimeInterval) -> TimeInterval {
+        min(seconds / 10, 60)
     }
 
     /// When `source`, which has now failed `failures` times in a row, may be asked again: after the server's

@@ -37,7 +37,10 @@ public struct SourceMerge: Sendable {
     /// served, when unchanged or stale) first, then its remembered items within the retention period.
     public var items: [StoredItem]
     /// How many of the served items no run had seen before.
-    public var newCount: Int
+    public var newCount: Int { newIDs.count }
+    /// The ids of the served items no run had seen before. (Not "first seen at this run's start": after the clock was
+    /// put back, items an earlier run found are stored as first seen now too.)
+    public private(set) var newIDs: Set<String> = []
     /// The feed's description: fresh, or remembered.
     public var feed: FeedInfo? { storedFeed.value }
     private var storedFeed: StoredFeed
@@ -99,7 +102,7 @@ public struct SourceMerge: Sendable {
             }
             var current: [StoredItem] = []
             var seen = Set<String>()
-            var newCount = 0
+            var newIDs = Set<String>()
             for item in items where seen.insert(item.id).inserted {
                 var firstSeen = now
                 if let known = stored[item.id] {
@@ -111,7 +114,7 @@ public struct SourceMerge: Sendable {
                     firstSeen = min(old.firstSeen, now)
                     if old.isTombstone { update.revivedTombstones.append(old.id) } else { update.renamedIDs.append(old.id) }
                 } else {
-                    newCount += 1
+                    newIDs.insert(item.id)
                 }
                 current.append(StoredItem(item: item, firstSeen: firstSeen, lastSeen: now, served: true))
             }
@@ -148,9 +151,10 @@ public struct SourceMerge: Sendable {
             update.unservedIDs = history.items.filter { $0.served && !seen.contains($0.item.id) }.map(\.item.id)
             let described = feed.map { StoredFeed($0) } ?? history.storedFeed
             update.succeeded(validators: validators, httpStatus: httpStatus, feed: described)
-            var merge = SourceMerge(status: .ok, items: river, newCount: newCount, storedFeed: described, update: update)
+            var merge = SourceMerge(status: .ok, items: river, storedFeed: described, update: update)
+            merge.newIDs = newIDs
             merge.leavesRiverUnchanged =
-                history.consecutiveFailures == 0 && newCount == 0 && update.upserts.isEmpty && update.unservedIDs.isEmpty
+                history.consecutiveFailures == 0 && newIDs.isEmpty && update.upserts.isEmpty && update.unservedIDs.isEmpty
                 && update.renamedIDs.isEmpty && update.revivedTombstones.isEmpty && update.expired.isEmpty
                 && (feed == nil || described.encoded == history.storedFeed.encoded)
             return merge
@@ -188,7 +192,7 @@ public struct SourceMerge: Sendable {
             }
         }
         var merge = SourceMerge(
-            status: status, items: river.sorted { $0.served && !$1.served }, newCount: 0, storedFeed: history.storedFeed, update: update)
+            status: status, items: river.sorted { $0.served && !$1.served }, storedFeed: history.storedFeed, update: update)
         merge.leavesRiverUnchanged = history.consecutiveFailures == 0 && update.expired.isEmpty
         return merge
     }
@@ -201,9 +205,9 @@ public struct SourceMerge: Sendable {
         for entry in history.items where !entry.served && entry.firstSeen < cutoff { update.expired.append(entry) }
         if let lastSuccess = update.lastSuccess, lastSuccess >= now.addingTimeInterval(-staleAfter) {
             let river = history.items.filter { $0.served || $0.firstSeen >= cutoff }.sorted { $0.served && !$1.served }
-            return SourceMerge(status: .stale, items: river, newCount: 0, storedFeed: history.storedFeed, update: update)
+            return SourceMerge(status: .stale, items: river, storedFeed: history.storedFeed, update: update)
         }
-        return SourceMerge(status: .failed, items: [], newCount: 0, storedFeed: StoredFeed(nil), update: update)
+        return SourceMerge(status: .failed, items: [], storedFeed: StoredFeed(nil), update: update)
     }
 
     /// Sets when the source, which failed now, may be asked again (nil: at the next run). Only a failure's merge keeps

@@ -217,6 +217,30 @@ struct FetchScheduleTests {
             #expect(error.description.contains("short.yaml:1:21: error: 'backoff' must be at least 15m (the first wait), or off"))
         }
     }
+
+    /// After the clock was put back, items an earlier run found are stored as first seen now; the run's total of new
+    /// items counted them again (4 new where the only source said 1).
+    @Test("After the clock is put back, a run's new items are those no earlier run had seen")
+    func newItemsAfterTheClockWentBack() async throws {
+        let folder = try TemporaryDirectory()
+        let store = try StateStore(path: folder.path("state.sqlite"))
+        let fetcher = InMemoryFetcher()
+        fetcher.serve(Self.feedURL, body: "ok")
+        func configuration(count: Int) throws -> Configuration {
+            try ConfigLoader(registry: AdapterRegistry([StaticAdapter.self]), environment: [:]).load(
+                file: try folder.write(
+                    "sources:\n  - {name: a, adapter: static, count: \(count), url: \"\(Self.feedURL)\"}\noutputs: [{type: stdout}]\n",
+                    to: "feeds.yaml"))
+        }
+        let three = try configuration(count: 3)
+        let first = await run(three, at: 1000, fetcher: fetcher, store: store)
+        #expect(first.riverNewItemCount == 3 && first.newItemCount == 3)
+        let four = try configuration(count: 4)
+        let back = await run(four, at: 880, fetcher: fetcher, store: store)
+        #expect(back.sources.first { $0.name == "a" }?.newItemCount == 1)
+        #expect(back.riverNewItemCount == 1, "the three found at 1000 were new then, not now")
+        #expect(back.newItemCount == 1)
+    }
 }
 
 extension Configuration {

@@ -236,10 +236,11 @@ public struct Engine: Sendable {
             sources: reports, outputs: outputReports, items: river, dropped: processed.dropped, standardOutput: standardOutput,
             started: started, duration: ContinuousClock.now - startInstant)
         if state != nil {
-            // New items were first seen at this run's start.
+            // The items no earlier run had seen (not those first seen at this run's start: after the clock was put
+            // back, items found by earlier runs are stored as first seen now).
             var fresh = Set<ItemKey>()
-            for merge in merges {
-                for entry in merge.items where entry.firstSeen == started { fresh.insert(ItemKey(entry.item)) }
+            for merge in merges where !merge.newIDs.isEmpty {
+                for entry in merge.items where merge.newIDs.contains(entry.item.id) { fresh.insert(ItemKey(entry.item)) }
             }
             report.riverNewItemCount = river.count(where: { fresh.contains(ItemKey($0)) })
         }

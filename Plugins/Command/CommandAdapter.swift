@@ -145,13 +145,13 @@ public struct CommandAdapter: SourceAdapter {
         }
         let parserOptions = FeedParser.Options(
             source: context.sourceName, documentURL: nil, timeZone: context.timeZone, now: context.now, sanitize: sanitize,
-            maxBytes: maxOutput, maxBytesSetting: "max_output")
+            maxBytes: maxOutput, maxBytesSetting: "max_output", maxItems: context.itemLimit)
         let parsed: ParsedFeed
         do {
             parsed = try FeedParser(parserOptions).parse(outcome.output)
         } catch {
             throw AdapterError("command '\(shown)': its output is not a feed: \(error.description)")
         }
-        return SourceResult(items: parsed.items, feed: parsed.info, problems: problems + parsed.problems)
+        return SourceResult(items: parsed.items, feed: parsed.info, problems: problems + parsed.problems, itemsLeftOut: parsed.itemsLeftOut)
     }
 }

@@ -40,7 +40,7 @@ public struct FeedAdapter: SourceAdapter {
             source: context.sourceName, documentURL: response.url.isFileURL ? nil : response.url, charset: response.charset,
             timeZone: context.timeZone,
             now: context.now, sanitize: sanitize, maxBytes: context.maxResponseBytes, maxBytesSetting: "max_size",
-            quotesContent: !response.url.isFileURL)
+            quotesContent: !response.url.isFileURL, maxItems: context.itemLimit)
         let parsed: ParsedFeed
         do {
             parsed = try FeedParser(options).parse(response.body)
@@ -49,6 +49,6 @@ public struct FeedAdapter: SourceAdapter {
         }
         var info = parsed.info
         if info.feedURL == nil, !response.url.isFileURL { info.feedURL = response.url.absoluteString }
-        return SourceResult(items: parsed.items, feed: info, problems: parsed.problems)
+        return SourceResult(items: parsed.items, feed: info, problems: parsed.problems, itemsLeftOut: parsed.itemsLeftOut)
     }
 }

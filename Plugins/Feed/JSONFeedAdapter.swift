@@ -28,7 +28,7 @@ public struct JSONFeedAdapter: SourceAdapter {
         do {
             parsed = try JSONFeedParser(
                 source: context.sourceName, timeZone: context.timeZone, now: context.now,
-                baseURL: response.url.isFileURL ? nil : response.url
+                baseURL: response.url.isFileURL ? nil : response.url, maxItems: context.itemLimit
             )
             .parse(response.body)
         } catch {
@@ -36,6 +36,6 @@ public struct JSONFeedAdapter: SourceAdapter {
         }
         var info = parsed.info
         if info.feedURL == nil { info.feedURL = response.url.isFileURL ? nil : response.url.absoluteString }
-        return SourceResult(items: parsed.items, feed: info, problems: parsed.problems)
+        return SourceResult(items: parsed.items, feed: info, problems: parsed.problems, itemsLeftOut: parsed.itemsLeftOut)
     }
 }

@@ -37,11 +37,15 @@ public struct FeedParser: Sendable {
         /// 'hello world'`). False for a local file: the error is a source's failure, shown on the published page
         /// and in reports, and a file the source was pointed at by mistake (a secret) must not appear there.
         public var quotesContent: Bool
+        /// The most items read, in document order; later ones are skipped unread and counted
+        /// (`ParsedFeed.itemsLeftOut`). Int.max for all.
+        public var maxItems: Int
 
         /// Creates options; only the source name is required.
         public init(
             source: String, documentURL: URL? = nil, charset: String? = nil, timeZone: TimeZone = .gmt, now: Date = Date(),
-            sanitize: Bool = true, maxBytes: Int = 20 << 20, maxBytesSetting: String? = nil, quotesContent: Bool = true
+            sanitize: Bool = true, maxBytes: Int = 20 << 20, maxBytesSetting: String? = nil, quotesContent: Bool = true,
+            maxItems: Int = .max
         ) {
             self.source = source
             self.documentURL = documentURL
@@ -52,6 +56,7 @@ public struct FeedParser: Sendable {
             self.maxBytes = maxBytes
             self.maxBytesSetting = maxBytesSetting
             self.quotesContent = quotesContent
+            self.maxItems = maxItems
         }
     }
 
@@ -121,7 +126,14 @@ public struct FeedParser: Sendable {
                 feed.problems.append(Problem(.error, error.description, line: position.line, column: position.column))
                 break
             }
-            for item in document.feed.items where ids.insert(item.id).inserted { feed.items.append(item) }
+            for item in document.feed.items where ids.insert(item.id).inserted {
+                if feed.items.count < options.maxItems {
+                    feed.items.append(item)
+                } else {
+                    feed.itemsLeftOut += 1
+                }
+            }
+            feed.itemsLeftOut += document.feed.itemsLeftOut
             for var problem in document.feed.problems {
                 if let line = problem.line {
                     problem.line = position.line + line - 1
@@ -142,7 +154,8 @@ public struct FeedParser: Sendable {
         let builder = FeedBuilder(
             settings: FeedBuilder.Settings(
                 source: options.source, documentURL: options.documentURL,
-                dateParser: DateParser(timeZone: options.timeZone, now: options.now), sanitize: options.sanitize))
+                dateParser: DateParser(timeZone: options.timeZone, now: options.now), sanitize: options.sanitize,
+                maxItems: options.maxItems))
         let lifted = liftingCDATA ? LiftedContent() : nil
         let stream = XMLStreamParser(builder: builder, lifted: lifted)
         try stream.begin()
@@ -208,7 +221,8 @@ public struct FeedParser: Sendable {
 
     private func parseJSON(_ bytes: [UInt8]) throws(FeedParseError) -> ParsedFeed {
         try JSONFeedParser(
-            source: options.source, timeZone: options.timeZone, now: options.now, sanitize: options.sanitize, baseURL: options.documentURL
+            source: options.source, timeZone: options.timeZone, now: options.now, sanitize: options.sanitize, baseURL: options.documentURL,
+            maxItems: options.maxItems
         ).parse(bytes)
     }
 }

@@ -19,14 +19,17 @@ public struct ParsedFeed: Sendable {
     public var items: [Item]
     /// Problems met and recovered from, with positions where known.
     public var problems: [Problem]
+    /// How many items followed the first `FeedParser.Options.maxItems` and were skipped unread.
+    public var itemsLeftOut: Int
 
     /// Creates a parse result.
-    public init(format: FeedFormat, version: String?, info: FeedInfo, items: [Item], problems: [Problem]) {
+    public init(format: FeedFormat, version: String?, info: FeedInfo, items: [Item], problems: [Problem], itemsLeftOut: Int = 0) {
         self.format = format
         self.version = version
         self.info = info
         self.items = items
         self.problems = problems
+        self.itemsLeftOut = itemsLeftOut
     }
 }
 

@@ -40,7 +40,7 @@ enum AdaptersCommand: Command {
             ("name", "string", "the source's unique name (required)"),
             ("adapter", "string", "one of the adapters above (required)"),
             ("enabled", "boolean", "whether the source runs (default: true)"),
-            ("max_items", "integer", "the most items the source contributes (default: defaults.max_items or all)"),
+            ("max_items", "integer", "the most items the source contributes (default: defaults.max_items or 10000)"),
             ("timeout", "duration", "how long one fetch attempt may take (default: defaults.timeout, 30s)"),
             ("weight", "number", "the source's weight when ranking and merging duplicates (default: 1)"),
             ("tags", "list of strings", "tags added to every item of the source"),

@@ -10,8 +10,11 @@ public struct FetchContext: Sendable {
     public let configDirectory: URL
     /// How long one attempt may take.
     public let timeout: Duration
-    /// The most items the source may contribute; nil for no limit.
+    /// The most items the source may contribute, as configured (`max_items`); nil when not set.
     public let maxItems: Int?
+    /// The most items the source may contribute: `maxItems`, else `SourceConfig.defaultItemLimit`. An adapter need not read
+    /// more (the engine keeps no more); one that stops early says how many it left out (`SourceResult.itemsLeftOut`).
+    public var itemLimit: Int { maxItems ?? SourceConfig.defaultItemLimit }
     /// The time zone for dates that carry none.
     public let timeZone: TimeZone
     /// The moment the run started; relative dates ("3分钟前") count from here.

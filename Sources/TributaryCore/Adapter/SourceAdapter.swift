@@ -53,12 +53,15 @@ public struct SourceResult: Sendable {
     public var feed: FeedInfo?
     /// Problems that did not stop the fetch (recovered parse errors, skipped items).
     public var problems: [Problem]
+    /// How many more items the source had that the adapter did not read, having reached `FetchContext.itemLimit`.
+    public var itemsLeftOut: Int
 
     /// Creates a result.
-    public init(items: [Item], feed: FeedInfo? = nil, problems: [Problem] = []) {
+    public init(items: [Item], feed: FeedInfo? = nil, problems: [Problem] = [], itemsLeftOut: Int = 0) {
         self.items = items
         self.feed = feed
         self.problems = problems
+        self.itemsLeftOut = itemsLeftOut
     }
 }
 

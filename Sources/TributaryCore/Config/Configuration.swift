@@ -57,7 +57,7 @@ public struct Configuration: Sendable {
 public struct Defaults: Sendable, Hashable {
     /// How long one attempt to fetch may take.
     public var timeout: Duration = .seconds(30)
-    /// How many items a source may contribute at most; nil for no limit.
+    /// How many items a source may contribute at most; nil for `SourceConfig.defaultItemLimit`.
     public var maxItems: Int?
     /// How many sources are fetched at once.
     public var jobs: Int = 8
@@ -108,6 +108,15 @@ public struct SourceConfig: Sendable {
         self.line = line
     }
 
+    /// The most items a source without `max_items` contributes from one fetch; the rest are left out with a warning.
+    /// Far above what a real feed serves (a podcast's whole archive is a few thousand), it keeps one hostile
+    /// response (20 MB of `<item/>`, over 600,000 of them) from taking a gigabyte of memory and filling every output
+    /// and the state. `max_items` raises it, up to 1,000,000.
+    public static let defaultItemLimit = 10_000
+
+    /// The most items the source contributes from one fetch: `max_items`, else `defaultItemLimit`.
+    public var itemLimit: Int { maxItems ?? SourceConfig.defaultItemLimit }
+
     /// The unique name of the source; items carry it as `source`.
     public var name: String
     /// The adapter kind as written (`jsonfeed`, `rss`, `qdaily`, …).
@@ -116,7 +125,7 @@ public struct SourceConfig: Sendable {
     public var adapter: any SourceAdapter
     /// Whether the source runs.
     public var enabled: Bool
-    /// How many items the source contributes at most; nil for no limit.
+    /// How many items the source contributes at most (`max_items`); nil when not set, for `defaultItemLimit`.
     public var maxItems: Int?
     /// How long one fetch attempt may take.
     public var timeout: Duration

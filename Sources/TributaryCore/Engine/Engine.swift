@@ -491,7 +491,18 @@ public struct Engine: Sendable {
             return Outcome(source: source, feed: nil, report: report, answer: .notModified(httpStatus: wire.firstStatus))
         }
         switch result {
-        case .success(let result):
+        case .success(var result):
+            // `max_items` (or the default limit) bounds what a source contributes, and so what the state keeps of it:
+            // only the items the river can take are stored.
+            let given = result.items.count + result.itemsLeftOut
+            if result.items.count > source.itemLimit { result.items.removeSubrange(source.itemLimit...) }
+            if source.maxItems == nil, given > source.itemLimit {
+                result.problems.append(
+                    Problem(
+                        .warning,
+                        "the source gave \(given) items; only the first \(source.itemLimit) are kept (the default limit; max_items raises it, up to 1,000,000)"
+                    ))
+            }
             report.itemCount = result.items.count
             report.problems = result.problems
             for problem in result.problems {
@@ -503,12 +514,9 @@ public struct Engine: Sendable {
                     StoredValidators(url: url, etag: $0.etag, lastModified: $0.lastModified, settings: settingsDigest)
                 }
             }
-            // `max_items` bounds what a source contributes, and so what the state keeps of it: only the items the
-            // river can take are stored.
-            let items = source.maxItems.map { Array(result.items.prefix($0)) } ?? result.items
             return Outcome(
                 source: source, feed: result.feed, report: report,
-                answer: .fetched(items: items, feed: result.feed, validators: validators, httpStatus: wire.firstStatus))
+                answer: .fetched(items: result.items, feed: result.feed, validators: validators, httpStatus: wire.firstStatus))
         case .failure(let error):
             report.failure = String(describing: error)
             report.status = .failed

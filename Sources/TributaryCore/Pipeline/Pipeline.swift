@@ -371,7 +371,7 @@ public struct Pipeline: Sendable {
 
         /// Appends up to `chunk` of the source's next items to `items`; returns false once the source has no more.
         mutating func move(into items: inout [Item], upTo chunk: Int) -> Bool {
-            let limit = source.maxItems ?? .max
+            let limit = source.itemLimit
             var moved = 0
             while moved < chunk {
                 guard count < limit, let item = remaining.popLast() else {

@@ -17,17 +17,22 @@ public struct JSONFeedParser: Sendable {
     /// The document's URL: the base for relative links (else the feed's `feed_url`, then its
     /// `home_page_url`); an item's content resolves against the item's `url`, then this base.
     public var baseURL: URL?
+    /// The most items read, in document order; later ones are skipped unread and counted (`ParsedFeed.itemsLeftOut`).
+    public var maxItems: Int
 
     /// The longest summary derived from content, in characters.
     static let summaryLimit = 300
 
     /// Creates a parser that labels items with `source`.
-    public init(source: String, timeZone: TimeZone = .gmt, now: Date = Date(), sanitize: Bool = true, baseURL: URL? = nil) {
+    public init(
+        source: String, timeZone: TimeZone = .gmt, now: Date = Date(), sanitize: Bool = true, baseURL: URL? = nil, maxItems: Int = .max
+    ) {
         self.source = source
         self.timeZone = timeZone
         self.now = now
         self.sanitize = sanitize
         self.baseURL = baseURL
+        self.maxItems = maxItems
     }
 
     /// Parses a document; throws only when it is not JSON or not a JSON Feed at all.
@@ -62,10 +67,15 @@ public struct JSONFeedParser: Sendable {
             favicon: object["favicon"]?.text.map { URLReference.resolve($0, against: base) }, language: object["language"]?.text)
 
         var items: [Item] = []
+        var itemsLeftOut = 0
         switch object["items"] {
         case .array(let values)?:
-            items.reserveCapacity(values.count)
+            items.reserveCapacity(min(values.count, maxItems))
             for (index, value) in values.enumerated() {
+                guard items.count < maxItems else {
+                    itemsLeftOut = values[index...].count { if case .object = $0 { true } else { false } }
+                    break
+                }
                 guard case .object(let entry) = value else {
                     problems.append(Problem(.error, "item \(index + 1) is \(value.shape), not an object; skipped"))
                     continue
@@ -80,7 +90,7 @@ public struct JSONFeedParser: Sendable {
         case let other?:
             problems.append(Problem(.error, "'items' is \(other.shape), not an array"))
         }
-        return ParsedFeed(format: .jsonFeed, version: version, info: info, items: items, problems: problems)
+        return ParsedFeed(format: .jsonFeed, version: version, info: info, items: items, problems: problems, itemsLeftOut: itemsLeftOut)
     }
 
     /// An absolute URL with a scheme, or nil.

@@ -15,6 +15,8 @@ final class FeedBuilder {
         var documentURL: URL?
         var dateParser: DateParser
         var sanitize: Bool
+        /// The most items read; later ones are skipped and counted.
+        var maxItems = Int.max
     }
 
     let settings: Settings
@@ -29,6 +31,8 @@ final class FeedBuilder {
     var feed = FeedDraft()
     private(set) var items: [Item] = []
     private(set) var problems: [Problem] = []
+    /// The items skipped past `settings.maxItems`.
+    private(set) var itemsLeftOut = 0
 
     // Where we are. The properties read or written on every event are accessed without a
     // dynamic exclusivity check (`@exclusivity(unchecked)`): the events run one at a time on
@@ -188,7 +192,8 @@ final class FeedBuilder {
             unreportedProblems = 0
         }
         return ParsedFeed(
-            format: format ?? .rss, version: version, info: feed.info(documentURL: settings.documentURL), items: items, problems: problems)
+            format: format ?? .rss, version: version, info: feed.info(documentURL: settings.documentURL), items: items, problems: problems,
+            itemsLeftOut: itemsLeftOut)
     }
 
     // MARK: The root
@@ -231,6 +236,11 @@ final class FeedBuilder {
     // MARK: Items
 
     func beginItem(_ element: XMLElement) {
+        guard items.count < settings.maxItems else {
+            itemsLeftOut += 1
+            skipDepth = depth
+            return
+        }
         var draft = ItemDraft()
         let (line, column) = position()
         draft.line = line

@@ -328,6 +328,24 @@ struct JSONFeedTests {
                     id: "1", source: "src", summary: "x", contentHTML: "<p>x</p>", authors: [Author(name: "New"), Author(name: "Plain")])
             ]),
         ParserCase(
+            name: "a file listed twice is one attachment, where it first came, with the fields of both; one without a url is skipped",
+            json: #"""
+                {\#(v11), "items": [{"id": "1", "content_text": "x", "attachments": [
+                  {"url": "https://x.example.com/a.mp3", "mime_type": "audio/mpeg"}, {"mime_type": "image/png"},
+                  {"url": "https://x.example.com/b.png", "mime_type": "image/png"},
+                  {"url": "https://x.example.com/a.mp3", "mime_type": "audio/mp4", "title": "A", "size_in_bytes": 5},
+                  {"url": "https://x.example.com/a.mp3", "title": "later", "duration_in_seconds": 60}]}]}
+                """#,
+            items: [
+                Item(
+                    id: "1", source: "src", summary: "x", contentHTML: "<p>x</p>",
+                    attachments: [
+                        Attachment(
+                            url: "https://x.example.com/a.mp3", mimeType: "audio/mpeg", title: "A", sizeInBytes: 5, durationInSeconds: 60),
+                        Attachment(url: "https://x.example.com/b.png", mimeType: "image/png"),
+                    ])
+            ]),
+        ParserCase(
             name: "numeric ids and other scalars where strings belong",
             json: #"""
                 {\#(v11), "items": [{"id": 6462594562829140237, "title": 42, "url": "https://x.example.com/1", "content_html": true},

@@ -128,18 +128,19 @@ public struct JSONFeedParser: Sendable {
             item.tags = tags.compactMap(\.text).filter { !$0.isEmpty && seen.insert($0).inserted }
         }
         if case .array(let values)? = entry["attachments"] {
-            let limit = FeedParser.maxAttachmentsPerItem
+            // One per URL, as in RSS and Atom: a file listed twice is one attachment, with the fields of both.
+            var attachments = AttachmentList()
             for value in values {
-                guard let url = value["url"]?.text.map({ URLReference.resolve($0, against: base) }), !url.isEmpty else { continue }
-                guard item.attachments.count < limit else {
-                    problems.append(
-                        Problem(.warning, "item \(index + 1) has more than \(limit) attachments; only the first \(limit) are kept"))
-                    break
-                }
-                item.attachments.append(
+                guard let url = value["url"]?.text.map({ URLReference.resolve($0, against: base) }) else { continue }
+                attachments.add(
                     Attachment(
                         url: url, mimeType: value["mime_type"]?.text ?? "", title: value["title"]?.text,
                         sizeInBytes: value["size_in_bytes"]?.int, durationInSeconds: value["duration_in_seconds"]?.int))
+            }
+            item.attachments = attachments.all
+            if attachments.leftOut {
+                let limit = FeedParser.maxAttachmentsPerItem
+                problems.append(Problem(.warning, "item \(index + 1) has more than \(limit) attachments; only the first \(limit) are kept"))
             }
         }
         if case .object(let extensionObject)? = entry["_tributary"] {

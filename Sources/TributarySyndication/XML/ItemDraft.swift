@@ -58,29 +58,27 @@ struct ItemDraft {
     var updated: Date?
     var tags: [String] = []
     var tagKeys: Set<String> = []
-    /// The attachments, one per URL (see `addAttachment`).
-    private(set) var attachments: [Attachment] = []
+    /// The attachments, one per URL.
+    private(set) var attachments = AttachmentList()
     var thumbnail: String?
     var mediaImage: String?
     var itunesImage: String?
     var duration: Int?
     var commentsURL: String?
 
-    // What the `add…` methods have kept, looked up in O(1) once there are more than
-    // `searchLimit` of a kind (a search of the arrays made an item with n enclosures or authors
-    // cost n²/2 comparisons: 62,500 enclosures took 8 s); up to then the arrays are searched, and
-    // an item with an author and an enclosure, the common case, allocates no table.
-    /// Up to how many of a kind the array is searched instead of a table.
-    private static let searchLimit = 16
-    /// The index in `attachments` of each URL (empty while there are at most `searchLimit`).
-    private var attachmentIndex: [String: Int] = [:]
+    // The authors kept, looked up in O(1) once there are more than `searchLimit` (a search of the
+    // arrays made an item with n authors cost n²/2 comparisons, as `AttachmentList` explains);
+    // up to then the arrays are searched, and an item with an author, the common case, allocates
+    // no table.
+    /// Up to how many authors the array is searched instead of a table.
+    private static let searchLimit = AttachmentList.searchLimit
     /// The name and URL of each of `authors`, and their names alone.
     private var authorKeys: Set<AuthorKey> = []
     private var authorNames: Set<String?> = []
     private var fallbackAuthorSet: Set<Author> = []
 
     /// Whether an attachment was left out for `FeedParser.maxAttachmentsPerItem`.
-    private(set) var attachmentsLeftOut = false
+    var attachmentsLeftOut: Bool { attachments.leftOut }
     /// Whether an author (or a lower-ranked one) was left out for `FeedParser.maxAuthors`.
     private(set) var authorsLeftOut = false
 
@@ -145,31 +143,9 @@ struct ItemDraft {
         }
     }
 
-    /// Adds an attachment, merging it into one with the same URL (an `enclosure` and a
-    /// `media:content` for the same file): the first one's fields stay, and the later ones fill
-    /// those it lacks. A new URL past `FeedParser.maxAttachmentsPerItem` is left out.
+    /// Adds an attachment, merging it into one with the same URL (see `AttachmentList`).
     mutating func addAttachment(_ attachment: Attachment) {
-        guard !attachment.url.isEmpty else { return }
-        let known =
-            attachments.count <= Self.searchLimit
-            ? attachments.firstIndex { $0.url == attachment.url } : attachmentIndex[attachment.url]
-        if let index = known {
-            if attachments[index].mimeType.isEmpty { attachments[index].mimeType = attachment.mimeType }
-            if attachments[index].sizeInBytes == nil { attachments[index].sizeInBytes = attachment.sizeInBytes }
-            if attachments[index].durationInSeconds == nil { attachments[index].durationInSeconds = attachment.durationInSeconds }
-            if attachments[index].title == nil { attachments[index].title = attachment.title }
-        } else if attachments.count >= FeedParser.maxAttachmentsPerItem {
-            attachmentsLeftOut = true
-        } else {
-            attachments.append(attachment)
-            if attachments.count > Self.searchLimit {
-                if attachmentIndex.isEmpty {
-                    for (index, kept) in attachments.enumerated() { attachmentIndex[kept.url] = index }
-                } else {
-                    attachmentIndex[attachment.url] = attachments.count - 1
-                }
-            }
-        }
+        attachments.add(attachment)
     }
 
     /// What the item-level choices need from outside the item.
@@ -223,7 +199,7 @@ struct ItemDraft {
         item.published = published
         item.updated = updated
         item.tags = tags
-        item.attachments = attachments.map { attachment in
+        item.attachments = attachments.all.map { attachment in
             var resolved = attachment
             resolved.url = ItemDraft.absolute(attachment.url, context.homePage, context.resolvers)
             return resolved
@@ -234,7 +210,7 @@ struct ItemDraft {
         {
             item.attachments[index].durationInSeconds = duration
         }
-        let enclosureImage = attachments.first { $0.mimeType.utf8.starts(with: "image/".utf8) }?.url
+        let enclosureImage = attachments.all.first { $0.mimeType.utf8.starts(with: "image/".utf8) }?.url
         item.image = (thumbnail ?? mediaImage ?? enclosureImage ?? itunesImage).map {
             ItemDraft.absolute($0, context.homePage, context.resolvers)
         }

@@ -151,10 +151,11 @@ public struct HTMLAdapter: SourceAdapter {
             throw AdapterError("\(place): \(error.message)")
         }
         var problems = document.problems.map { Problem($0.severity, "\(place): \($0.message)") }
-        // Relative links resolve against the page's <base href> when it has one, as a browser resolves them.
+        // Relative links resolve against the page's <base href> when it has one, as a browser resolves them, and when it is
+        // a web page: a base without a host would leave every link it resolves without one.
         let documentURL =
             document.baseHref.flatMap { URL(string: $0.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: pageURL)?.absoluteURL }
-            .flatMap { ["http", "https"].contains($0.scheme?.lowercased() ?? "") ? $0 : nil } ?? pageURL
+            .flatMap { WebLink.page($0.absoluteString) }.flatMap(URL.init(string:)) ?? pageURL
         let nodes = try document.nodes(items.text)
         if nodes.isEmpty {
             problems.append(Problem(.warning, "\(itemsLocation): items: '\(items)' selected nothing in \(place)"))

@@ -168,6 +168,22 @@ struct HTMLAdapterTests {
         #expect(server.allRequests.map(\.path) == ["/list", "/base/page2"], "the next link resolves against the base too")
     }
 
+    /// A `<base href>` that is no web page (a local file, a script, `http:` without a host) is ignored: links resolve
+    /// against the page's own URL, as they would without it.
+    @Test(arguments: ["file:///etc/", "javascript:alert(1)//", "http:/nohost/", "https://"])
+    func aBaseHrefThatIsNoWebPageIsIgnored(_ base: String) async throws {
+        let server = try LoopbackServer()
+        server.route(
+            "/dir/list",
+            .text(
+                "<html><head><base href=\"\(base)\"></head><body><ul><li><a href=\"post/1\">One</a></li></ul></body></html>",
+                contentType: "text/html"))
+        let yaml =
+            "sources:\n  - {name: page, adapter: html, url: \(server.baseURL)/dir/list, items: //li, fields: {title: ./a, url: ./a/@href}}"
+        let result = try await DeclarativeTestSupport.adapter(yaml).fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.url) == [server.url("/dir/post/1")])
+    }
+
     /// A page from the web decides where its next link points: one to a local file (`file:///etc/passwd`, or a
     /// path resolved against a `file:` base) was read and published, and a FIFO hung the run. Only http(s) is followed.
     @Test func aNextLinkToALocalFileIsNotFollowed() async throws {

@@ -1,7 +1,15 @@
+// For getdents64 and struct dirent64.
+#define _GNU_SOURCE
 #include "CTributaryProcess.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -15,12 +23,50 @@ static atomic_flag installed = ATOMIC_FLAG_INIT;
 static atomic_int starting = 0;
 // A signal that arrived while commands were being started, to die of once they are registered.
 static atomic_int pending = 0;
+// Whether Tributary is the child subreaper, so that what commands left behind are its children.
+static atomic_bool subreaper = false;
+// Set once Tributary is dying of a signal: see `tributary_process_hold_if_dying`.
+static atomic_bool dying = false;
+
+// How many children one round of `kill_children` takes; more are left to the next round.
+#define CHILD_BATCH 256
+
+static long milliseconds_since(const struct timespec *start) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
+// Kills Tributary's children (the commands and what they left behind) round after round, since
+// the children of each come to Tributary as it dies; waits at most a second in all for them to end.
+static void kill_children(void) {
+    if (!atomic_load(&subreaper)) return;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    pid_t pids[CHILD_BATCH];
+    while (milliseconds_since(&start) < 1000) {
+        int count = tributary_process_children(pids, CHILD_BATCH);
+        if (count <= 0) return;
+        if (count > CHILD_BATCH) count = CHILD_BATCH;
+        for (int index = 0; index < count; index++) kill(pids[index], SIGKILL);
+        for (int index = 0; index < count; index++) {
+            // 0 while it runs; its pid once reaped, -1 when another thread reaped it first.
+            while (waitpid(pids[index], NULL, WNOHANG) == 0) {
+                if (milliseconds_since(&start) >= 1000) return;
+                struct timespec millisecond = {0, 1000000};
+                nanosleep(&millisecond, NULL);
+            }
+        }
+    }
+}
 
 static void kill_groups_and_die(int number) {
+    atomic_store(&dying, true);
     for (int index = 0; index < GROUP_SLOTS; index++) {
         pid_t group = atomic_load(&groups[index]);
         if (group > 0) kill(-group, SIGKILL);
     }
+    kill_children();
     // Die of the signal as the default disposition would: the signal is blocked while this
     // handler runs, so it is delivered, with the default action, once the handler returns.
     struct sigaction fallback;
@@ -96,4 +142,68 @@ void tributary_process_start_end(pid_t group) {
         kill_groups_and_die(number);
         _exit(128 + number);
     }
+}
+
+void tributary_process_hold_if_dying(void) {
+    if (!atomic_load(&dying)) return;
+    for (;;) pause();
+}
+
+int tributary_process_become_subreaper(void) {
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) return -1;
+    atomic_store(&subreaper, true);
+    return 0;
+}
+
+// The parent of the process named `name` (its pid, in decimal) from `/proc/PID/stat`, read
+// through `proc`, an open /proc; -1 when it cannot be read. The line is `PID (NAME) STATE PPID …`:
+// the name may hold spaces and parentheses, so it ends at the last `)` (no later field has one).
+static pid_t parent_of(int proc, const char *name) {
+    char path[32];
+    size_t length = strnlen(name, 16);
+    if (length > 15) return -1;
+    memcpy(path, name, length);
+    memcpy(path + length, "/stat", sizeof "/stat");
+    int file = openat(proc, path, O_RDONLY | O_CLOEXEC);
+    if (file < 0) return -1;
+    char text[512];
+    ssize_t size = read(file, text, sizeof text);
+    close(file);
+    if (size <= 0) return -1;
+    ssize_t end = size - 1;
+    while (end >= 0 && text[end] != ')') end--;
+    // `) S ` and at least one digit.
+    if (end < 0 || end + 4 >= size) return -1;
+    pid_t parent = 0;
+    for (ssize_t index = end + 4; index < size && text[index] >= '0' && text[index] <= '9'; index++) {
+        parent = parent * 10 + (text[index] - '0');
+    }
+    return parent;
+}
+
+int tributary_process_children(pid_t *pids, int capacity) {
+    int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (proc < 0) return -1;
+    pid_t self = getpid();
+    int count = 0;
+    // getdents64 rather than readdir, which allocates: this runs in the signal handler too.
+    _Alignas(struct dirent64) char entries[4096];
+    ssize_t size;
+    while ((size = getdents64(proc, entries, sizeof entries)) > 0) {
+        for (ssize_t offset = 0; offset < size;) {
+            const struct dirent64 *entry = (const struct dirent64 *)(entries + offset);
+            offset += entry->d_reclen;
+            // A process's folder; the others (self, sys, …) do not start with a digit from 1.
+            if (entry->d_name[0] < '1' || entry->d_name[0] > '9') continue;
+            if (parent_of(proc, entry->d_name) != self) continue;
+            if (count < capacity) {
+                pid_t pid = 0;
+                for (const char *digit = entry->d_name; *digit >= '0' && *digit <= '9'; digit++) pid = pid * 10 + (*digit - '0');
+                pids[count] = pid;
+            }
+            count++;
+        }
+    }
+    close(proc);
+    return size < 0 ? -1 : count;
 }

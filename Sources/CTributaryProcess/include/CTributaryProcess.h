@@ -8,6 +8,11 @@
 // signal handler can read, and the handler kills them before Tributary dies of the signal as it
 // would have. Written in C: a signal handler may only touch lock-free memory and call
 // async-signal-safe functions.
+//
+// A process that left its command's group (a daemon, after `setsid`) is out of the groups' reach.
+// Once Tributary is the child subreaper, such a process comes to Tributary when its parent ends,
+// and the handler kills Tributary's children too (CommandLeftovers, in the command adapter, does
+// so between commands).
 #ifndef TRIBUTARY_PROCESS_H
 #define TRIBUTARY_PROCESS_H
 
@@ -35,5 +40,21 @@ void tributary_process_start_end(pid_t group);
 
 /// Removes a process group once its leader was reaped.
 void tributary_process_group_remove(pid_t group);
+
+/// Makes Tributary the child subreaper (Linux's `PR_SET_CHILD_SUBREAPER`): a descendant whose
+/// parent ends is then handed to Tributary instead of init. From then on, a signal handled above
+/// also kills Tributary's children, and theirs as they come to it, before Tributary dies (waiting
+/// at most a second for them to end). Returns 0, or -1 with errno set.
+int tributary_process_become_subreaper(void);
+
+/// Call before reaping a command that ended: while Tributary is dying of a signal, this never
+/// returns. The handler takes a moment to kill and reap what is left (the commands it killed end
+/// first); meanwhile the run must not go on as if they had failed, and end the process normally.
+void tributary_process_hold_if_dying(void);
+
+/// Stores the pids of Tributary's children (the processes whose parent it is, zombies included,
+/// read from /proc/PID/stat), as many as fit in `pids`; returns how many there are (more than
+/// `capacity` when they did not all fit), or -1 when /proc cannot be read. Async-signal-safe.
+int tributary_process_children(pid_t *pids, int capacity);
 
 #endif

@@ -24,6 +24,14 @@ public struct CommandAdapter: SourceAdapter {
     /// binary, without a line break).
     static let maxLineLength = 300
 
+    /// Lets this process become the child subreaper (Linux) right before its first command starts,
+    /// so that what the programs leave behind, daemons in sessions of their own included, comes to
+    /// it, and kills and reaps all of it whenever no command runs. Only the executable calls this:
+    /// it changes the whole process, and every other child the process has would be killed too.
+    public static func adoptLeftovers() {
+        CommandLeftovers.shared.allowAdoption()
+    }
+
     public static let options = [
         AdapterOption(
             "command", .strings, required: true,
@@ -132,12 +140,14 @@ public struct CommandAdapter: SourceAdapter {
             switch leftBehind {
             case .killed:
                 problems.append(Problem(.warning, "\(held); they were killed after \(grace)"))
-            case .outsideGroup:
+            case .outsideGroup(let adopted):
+                let outside = "one outside it (a daemon in a session of its own)"
                 problems.append(
                     Problem(
                         .warning,
-                        "\(held); those in its process group were killed after \(grace), but one outside it (a daemon in a session of its own) was not"
-                    ))
+                        adopted
+                            ? "\(held); those in its process group were killed after \(grace), \(outside) as soon as no other command was running"
+                            : "\(held); those in its process group were killed after \(grace), but \(outside) was not"))
             }
         }
         if outcome.output.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {

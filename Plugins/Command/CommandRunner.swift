@@ -21,8 +21,9 @@ import TributaryCore
 /// The program's output is what it printed before it exited: when it exits but something it
 /// started (`sleep 100 &`) still holds its standard output or error open, the pipes get
 /// `exitGrace` to close, then the rest of the group is killed and the output used as it is.
-/// A process that left the group (a daemon that called `setsid`) is out of reach: it is not
-/// killed, only reported.
+/// A process that left the group (a daemon that called `setsid`) is out of the group's reach;
+/// in the executable, it is killed with everything else the program left behind once no command
+/// runs (see CommandLeftovers).
 struct CommandRunner: Sendable {
     /// What a run produced.
     struct Outcome: Sendable {
@@ -47,8 +48,9 @@ struct CommandRunner: Sendable {
         /// They were in its process group and were killed; the pipes then closed.
         case killed
         /// The pipes stayed open after its process group was killed: a process outside the group
-        /// (a daemon in a session of its own) holds them, and was not killed.
-        case outsideGroup
+        /// (a daemon in a session of its own) holds them. With `adopted`, it came to this process
+        /// and is killed once no command runs (see CommandLeftovers); else it is not killed.
+        case outsideGroup(adopted: Bool)
     }
 
     /// How long the output pipes may stay open once the program exited, before the rest of its
@@ -151,8 +153,12 @@ struct CommandRunner: Sendable {
             for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
+        // Counted as running from before its start until it was reaped: what commands left behind
+        // is killed only while none runs (see CommandLeftovers).
+        CommandLeftovers.shared.commandStarting()
         // Registered before a signal can end Tributary: see `tributary_process_start_end`.
         guard tributary_process_start_begin() == 0 else {
+            CommandLeftovers.shared.commandEnded()
             for descriptor in outputPipe + errorPipe { close(descriptor) }
             throw LaunchError(description: "not started: Tributary is stopping")
         }
@@ -161,6 +167,7 @@ struct CommandRunner: Sendable {
         close(outputPipe[1])
         close(errorPipe[1])
         guard result == 0 else {
+            CommandLeftovers.shared.commandEnded()
             close(outputPipe[0])
             close(errorPipe[0])
             throw LaunchError(description: "cannot start '\(arguments.first ?? "")': \(String(cString: strerror(result)))")
@@ -239,7 +246,7 @@ struct CommandRunner: Sendable {
                     killGroup()
                     let settled = ContinuousClock.now + Self.killSettle
                     while !open.isEmpty, ContinuousClock.now < settled, pump(waitingAtMost: settled - .now) {}
-                    leftBehind = open.isEmpty ? .killed : .outsideGroup
+                    leftBehind = open.isEmpty ? .killed : .outsideGroup(adopted: CommandLeftovers.shared.adopts)
                     break
                 }
             } else {
@@ -262,10 +269,14 @@ struct CommandRunner: Sendable {
             }
             usleep(5000)
         }
+        // While a signal handler kills what is left and ends the process, the run must not go on.
+        tributary_process_hold_if_dying()
         // Out of the signal handler's table before it is reaped and its pid, the group's id, is freed.
         tributary_process_group_remove(child.pid)
         var status: Int32 = 0
         while waitpid(child.pid, &status, 0) < 0, errno == EINTR {}
+        // The last command to end kills what the commands left behind, the daemon holding the pipes included.
+        CommandLeftovers.shared.commandEnded()
         let signalled = (status & 0x7f) != 0
         return Outcome(
             status: signalled ? nil : (status >> 8) & 0xff, signal: signalled ? status & 0x7f : nil, output: output,

@@ -1,3 +1,4 @@
+import CommandAdapter
 public import Foundation
 import Synchronization
 import TributaryCore
@@ -18,12 +19,17 @@ public enum CommandLineTool {
 
     /// Runs the command line (without the program name) and returns the exit status. With
     /// `endsProcess`, the caller exits right after: a command may then leave its large results
-    /// for the exit to reclaim instead of freeing them piece by piece.
+    /// for the exit to reclaim instead of freeing them piece by piece. The process is then the
+    /// tool's own, so what `command` sources leave behind is adopted and killed
+    /// (``CommandAdapter/adoptLeftovers()``).
     public static func main(
         _ arguments: [String], console: any Console = StandardConsole(),
         environment: [String: String] = ProcessInfo.processInfo.environment, endsProcess: Bool = false
     ) async -> Int32 {
-        if endsProcess { ProcessMemory.tuneForOneCommand() }
+        if endsProcess {
+            ProcessMemory.tuneForOneCommand()
+            CommandAdapter.adoptLeftovers()
+        }
         let context = CommandContext(console: console, environment: environment, endsProcess: endsProcess)
         guard let first = arguments.first else {
             console.diagnostic(overview())

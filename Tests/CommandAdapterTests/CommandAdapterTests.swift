@@ -112,8 +112,10 @@ struct CommandAdapterTests {
         #expect(state == nil, "sleep \(pid) is still running (state \(state ?? "?"))")
     }
 
-    /// A daemon in a session of its own is out of the process group's reach: the source still
-    /// succeeds, and the warning says the daemon was not killed (the README says so too).
+    /// A daemon in a session of its own is out of the process group's reach, and a process other
+    /// than the executable (this test's) does not adopt what commands leave behind: the source
+    /// still succeeds, and the warning says the daemon was not killed. (`tributary` kills it:
+    /// CommandLeftoverTests.)
     @Test func aDaemonInASessionOfItsOwnIsReportedNotKilled() async throws {
         let scratch = try TemporaryDirectory()
         let pidFile = scratch.path("daemon.pid")

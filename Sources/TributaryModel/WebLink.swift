@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which links Tributary republishes: an item's `url`, `image`, attachments and author links reach Atom, RSS, JSON
 /// Feed and the HTML page only when a reader can follow them safely. Item links and images must be absolute `http(s)`
@@ -56,6 +56,11 @@ public enum WebLink {
         guard host != UInt8(ascii: "/"), host != UInt8(ascii: "?"), host != UInt8(ascii: "#"), host != UInt8(ascii: "@"),
             host != UInt8(ascii: ":"), bytes[bytes.count - 1] < 0x80
         else { return false }
+        // A user name or password before the host goes the long way, to be taken out.
+        for byte in bytes[(index + 3)...] {
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: "@") { return false }
+        }
         // Eight bytes at a time: links are tens of bytes long, and every item has one or two.
         var offset = 0
         let base = UnsafeRawPointer(bytes.baseAddress!)
@@ -127,9 +132,35 @@ public enum WebLink {
         let found = trimmed.utf8.withContiguousStorageIfAvailable { verdict(on: $0, schemes: schemes) } ?? Verdict.refused
         switch found {
         case .refused: return nil
-        case .accepted: return trimmed
-        case .escaping: return escaped(trimmed)
+        case .accepted: return withoutUserInformation(trimmed, schemes: schemes)
+        case .escaping: return withoutUserInformation(escaped(trimmed), schemes: schemes)
         }
+    }
+
+    /// The link without the user name and password before its host (`https://user:pass@host/` is `https://host/`), or
+    /// as it is when it has none. A published link must not carry the credentials of a source's URL (which relative
+    /// links resolved against it inherit), nor pretend to lead to the host before the `@`
+    /// (`https://bank.example@evil.example/`).
+    private static func withoutUserInformation(_ link: String, schemes: [String]) -> String? {
+        guard let stripped = removingUserInformation(link) else { return link }
+        // Checked again: the host after the `@` must be one.
+        return accepted(stripped, schemes: schemes)
+    }
+
+    /// `url` without the user name and password before its host, or `url` when it has none: the base that links
+    /// which are published are resolved against (a feed's URL may hold the credentials it is fetched with).
+    public static func withoutUserInformation(_ url: URL) -> URL {
+        removingUserInformation(url.absoluteString).flatMap { URL(string: $0) } ?? url
+    }
+
+    /// The link without what comes before the last `@` of its authority (its user name and password); nil when it has
+    /// no `@` there, or no authority (`magnet:`, `mailto:`).
+    public static func removingUserInformation(_ link: String) -> String? {
+        guard let colon = link.firstIndex(of: ":"), link[colon...].hasPrefix("://") else { return nil }
+        let start = link.index(colon, offsetBy: 3)
+        let authority = link[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        return String(link[..<start] + link[link.index(after: at)...])
     }
 
     /// What ``accepted(_:schemes:)`` makes of a link.

@@ -18,6 +18,36 @@ struct WebLinkTests {
         #expect(WebLink.page(text) == expected)
     }
 
+    /// A source's URL may carry a user name and password (or a token as the user name), and relative links resolved
+    /// against it inherit them: no published link carries them, nor a host before an `@` it does not lead to.
+    @Test(
+        "the user name and password before a host are taken out",
+        arguments: [
+            ("http://user:s3cret@127.0.0.1:8080/feed.xml", "http://127.0.0.1:8080/feed.xml"),
+            ("https://ghp_TOKEN@example.org/a?b=1", "https://example.org/a?b=1"),
+            ("https://bank.example@evil.example/", "https://evil.example/"),
+            ("https://a:b@c@d.example/x", "https://d.example/x"), ("https://user@/path", nil), ("https://user:pw@", nil),
+            ("https://user:pw@host.example/a b", "https://host.example/a%20b"),
+            ("https://medium.example/@ann/post", "https://medium.example/@ann/post"),
+            ("https://a.example/p?mail=x@y.example", "https://a.example/p?mail=x@y.example"),
+            ("https://a.example#@b", "https://a.example#@b"),
+        ] as [(String, String?)])
+    func userInformation(text: String, expected: String?) {
+        #expect(WebLink.page(text) == expected)
+        #expect(WebLink.isClean(Item(id: "1", source: "s", url: text)) == (expected == text))
+    }
+
+    @Test("enclosures and author links lose credentials too; magnet: and mailto: keep their @ and their own URLs")
+    func userInformationInOtherLinks() {
+        #expect(WebLink.enclosure("ftp://anonymous:me@ftp.example.org/a.iso") == "ftp://ftp.example.org/a.iso")
+        #expect(WebLink.enclosure("https://u:p@cdn.example/a.mp3") == "https://cdn.example/a.mp3")
+        #expect(
+            WebLink.enclosure("magnet:?xt=urn:btih:1&tr=udp://u:p@tracker.example:1337")
+                == "magnet:?xt=urn:btih:1&tr=udp://u:p@tracker.example:1337")
+        #expect(WebLink.author("mailto:ann@example.org") == "mailto:ann@example.org")
+        #expect(WebLink.author("https://ann:pw@ann.example/") == "https://ann.example/")
+    }
+
     @Test("enclosures may also be magnet: and ftp: links; authors mailto:")
     func enclosuresAndAuthors() {
         #expect(WebLink.enclosure("magnet:?xt=urn:btih:c9e15763f722f23e98a29decdfae341b98d53056") != nil)

@@ -456,7 +456,7 @@ public struct Engine: Sendable {
         report.wait = wait
         if history.consecutiveFailures > 0 {
             report.status = .failed
-            report.failure = history.lastError ?? "failed"
+            report.failure = URLSecrets.redacted(in: history.lastError ?? "failed")
             report.httpStatus = history.lastHTTPStatus
         } else {
             report.status = .deferred
@@ -504,7 +504,12 @@ public struct Engine: Sendable {
                     ))
             }
             report.itemCount = result.items.count
-            report.problems = result.problems
+            // What the report, the state and the HTML page keep says no secret of a URL.
+            report.problems = result.problems.map { problem in
+                var problem = problem
+                problem.message = URLSecrets.redacted(in: problem.message)
+                return problem
+            }
             for problem in result.problems {
                 logger.warning(problem.locatedMessage, source: source.name)
             }
@@ -518,7 +523,7 @@ public struct Engine: Sendable {
                 source: source, feed: result.feed, report: report,
                 answer: .fetched(items: result.items, feed: result.feed, validators: validators, httpStatus: wire.firstStatus))
         case .failure(let error):
-            report.failure = String(describing: error)
+            report.failure = URLSecrets.redacted(in: String(describing: error))
             report.status = .failed
             if case let fetchError as FetchError = error, case .httpStatus(let status) = fetchError.reason { report.httpStatus = status }
             logger.error("failed: \(report.failure ?? "")", source: source.name)

@@ -1,3 +1,5 @@
+import TributaryModel
+
 /// Where the engine and adapters report what they do. Libraries accept one; only the executable
 /// creates the one that writes to the terminal.
 public struct Logger: Sendable {
@@ -41,10 +43,11 @@ public struct Logger: Sendable {
     /// A logger that drops everything.
     public static let silent = Logger(minimumLevel: .error) { _ in }
 
-    /// Reports a message; the text is only built when the level passes.
+    /// Reports a message; the text is only built when the level passes. The secrets of URLs in it
+    /// (passwords, tokens) are `***` (see `URLSecrets`).
     public func log(_ level: Level, _ message: @autoclosure () -> String, source: String? = nil) {
         guard level >= minimumLevel else { return }
-        handler(Record(level: level, message: message(), source: source))
+        handler(Record(level: level, message: URLSecrets.redacted(in: message()), source: source))
     }
 
     /// Reports detail useful when debugging.

@@ -1,4 +1,5 @@
 import Foundation
+import TributaryModel
 
 /// Resolves relative references against one base URL, the same way as `URLReference.resolve`,
 /// with a shortcut for the references feeds are full of.
@@ -10,6 +11,8 @@ import Foundation
 /// is computed once. Everything else goes to `URLReference.resolve`; tests check both agree.
 struct HTMLURLResolver {
     let baseURL: URL?
+    /// `baseURL` without its user name and password, which references are resolved against.
+    private let resolutionBase: URL?
     /// `scheme://authority` of a plain base, for references starting with `/`.
     private let origin: String?
     /// The base up to the last `/` of its path, for references relative to the base's directory.
@@ -17,7 +20,11 @@ struct HTMLURLResolver {
 
     init(baseURL: URL?) {
         self.baseURL = baseURL
-        guard let base = baseURL?.absoluteString, let (origin, directory) = Self.prefixes(of: base) else {
+        // The links resolved here are published: they do not inherit the user name and password a feed's URL may hold.
+        let text = baseURL?.absoluteString
+        let published = text.flatMap(WebLink.removingUserInformation)
+        resolutionBase = published.flatMap { URL(string: $0) } ?? baseURL
+        guard let base = published ?? text, let (origin, directory) = Self.prefixes(of: base) else {
             origin = nil
             directory = nil
             return
@@ -29,7 +36,7 @@ struct HTMLURLResolver {
     /// The absolute form of a trimmed relative reference (no scheme); unchanged without a base.
     func resolve(_ reference: String) -> String {
         guard let origin, let directory, let first = reference.utf8.first, Self.isPlainPath(reference) else {
-            return URLReference.resolve(reference, against: baseURL)
+            return URLReference.resolve(reference, against: resolutionBase)
         }
         return first == UInt8(ascii: "/") ? origin + reference : directory + reference
     }

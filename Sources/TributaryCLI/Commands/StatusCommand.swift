@@ -1,6 +1,7 @@
 import Foundation
 import TributaryCore
 import TributaryJSON
+import TributaryModel
 import TributaryState
 import TributarySyndication
 
@@ -108,7 +109,8 @@ enum StatusCommand: Command {
             if let names, !names.contains(source.name) { state = "not configured" }
             return Row(
                 name: source.name, health: state, lastSuccess: source.lastSuccess, consecutiveFailures: source.consecutiveFailures,
-                lastHTTPStatus: source.lastHTTPStatus, storedItems: source.storedItems, lastError: source.lastError,
+                lastHTTPStatus: source.lastHTTPStatus, storedItems: source.storedItems,
+                lastError: source.lastError.map(URLSecrets.redacted(in:)),
                 wait: config.flatMap { FetchSchedule.wait(source.history, for: $0, now: now) })
         }
         let known = Set(health.map(\.name))

@@ -35,7 +35,12 @@ struct QdailySampleTests {
         // The real first page (28) and the reconstructed second one (4); the empty third ends the paging.
         #expect(items.count == 32)
         let ids = Set(items.compactMap { $0["id"] as? String })
-        #expect(ids.isSuperset(of: ["article:43071", "paper:1792", "article:34990", "paper:1801"]))
+        // The river's ids: the source's before each item's own, its ':' encoded (a river's ids are unique across sources).
+        #expect(
+            ids.isSuperset(of: [
+                "urn:tributary:qdaily:article%3A43071", "urn:tributary:qdaily:paper%3A1792", "urn:tributary:qdaily:article%3A34990",
+                "urn:tributary:qdaily:paper%3A1801",
+            ]))
         #expect(items.allSatisfy { ($0["_tributary"] as? [String: Any])?["source"] as? String == "qdaily" })
     }
 }

@@ -24,11 +24,12 @@ struct ToutiaoEndToEndTests {
         #expect(run.status == 0, "\(run.standardError)")
         let feed = try JSON.parse(run.standardOutput)
         let items = feed["items"]?.array ?? []
+        // The river's ids: the source's before each item's own (a river's ids are unique across sources).
         #expect(
             Set(items.compactMap { $0["id"]?.string }) == [
-                "6462594562829140237", "6350173447209304321",
-                "6350169876543210987", "6350160001234567890",
-                "6350155554321098765",
+                "urn:tributary:toutiao:6462594562829140237", "urn:tributary:toutiao:6350173447209304321",
+                "urn:tributary:toutiao:6350169876543210987", "urn:tributary:toutiao:6350160001234567890",
+                "urn:tributary:toutiao:6350155554321098765",
             ])
         #expect(items.allSatisfy { $0["_tributary"]?["source"]?.string == "toutiao" })
     }

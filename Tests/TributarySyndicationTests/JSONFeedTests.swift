@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TributaryJSON
 import TributaryModel
 import TributarySyndication
 
@@ -70,6 +71,36 @@ struct JSONFeedTests {
         var item = item
         if item.authors.isEmpty { item.authors = feedInfo.authors }
         return item
+    }
+
+    /// JSON Feed: an item's `id` "is unique for that item for that feed over time"; a river's items from two sources
+    /// may have the same id (Qdaily's home and papers lists both have `paper:1792`), and a reader keyed on the id kept one.
+    @Test("a river's ids are unique: those an Atom output gives, the source's before an id that is no IRI")
+    func uniqueIDs() throws {
+        let items = [
+            Item(id: "1", source: "a", title: "a's first"), Item(id: "1", source: "b", title: "b's first"),
+            Item(id: "paper:1792", source: "qhome"), Item(id: "paper:1792", source: "qpapers"),
+            Item(id: "https://e.example/p", source: "a"), Item(id: "https://e.example/p", source: "b"),
+            Item(id: "https://e.example/p", source: "b"),
+        ]
+        let writer = JSONFeedWriter(includeExtensions: false, pretty: false, uniqueIDs: true)
+        let ids = try #require(JSON.parse(writer.document(feed: Self.feedInfo, items: items))["items"]?.array).map { $0["id"]?.string }
+        let expected = [
+            "urn:tributary:a:1", "urn:tributary:b:1", "urn:tributary:qhome:paper%3A1792", "urn:tributary:qpapers:paper%3A1792",
+            "https://e.example/p", "urn:tributary:b:https%3A%2F%2Fe.example%2Fp", "urn:tributary:b:https%3A%2F%2Fe.example%2Fp:2",
+        ]
+        #expect(ids == expected)
+        // The same ids as the Atom output's, entry by entry.
+        let atom = AtomWriter(generatorVersion: "1", fallbackDate: Date(timeIntervalSince1970: 0)).document(
+            head: AtomWriter.Head(id: "urn:river", title: "River", author: Author(name: "Me"), updated: Date(timeIntervalSince1970: 0)),
+            items: items)
+        let atomIDs = atom.components(separatedBy: "<entry>").dropFirst().compactMap { entry in
+            entry.range(of: "<id>").flatMap { start in entry.range(of: "</id>").map { String(entry[start.upperBound..<$0.lowerBound]) } }
+        }
+        #expect(atomIDs == expected)
+        // Without it (one source's items, as `record` writes them) each item's own id.
+        let own = try #require(JSON.parse(JSONFeedWriter().document(feed: Self.feedInfo, items: items))["items"]?.array)
+        #expect(own.map { $0["id"]?.string } == items.map(\.id))
     }
 
     @Test("the document as bytes is the document's text in UTF-8", arguments: [true, false])

@@ -56,10 +56,11 @@ public struct OutputRenderer: Sendable {
             page.showsContent = output.content == .full
             return page.render(items)
         case (.jsonfeed, _):
-            return JSONFeedWriter(includeExtensions: true, pretty: true).document(feed: feedInfo(output), items: items)
+            return JSONFeedWriter(includeExtensions: true, pretty: true, uniqueIDs: true).document(feed: feedInfo(output), items: items)
         case (.stdout, .json):
             // One line, ended like any line a command prints (a terminal's prompt or the report starts after it).
-            return JSONFeedWriter(includeExtensions: true, pretty: false).document(feed: feedInfo(output), items: items) + "\n"
+            return JSONFeedWriter(includeExtensions: true, pretty: false, uniqueIDs: true).document(feed: feedInfo(output), items: items)
+                + "\n"
         case (.stdout, .text):
             return TextListing(now: now).render(items)
         }
@@ -95,7 +96,7 @@ public struct OutputRenderer: Sendable {
         case .jsonfeed:
             let items = contents(of: output, selected: selected)
             try AtomicFile.write(to: path) { emit in
-                JSONFeedWriter(includeExtensions: true, pretty: true).write(feed: feedInfo(output), items: items, to: emit)
+                JSONFeedWriter(includeExtensions: true, pretty: true, uniqueIDs: true).write(feed: feedInfo(output), items: items, to: emit)
             }
         case .atom:
             let items = contents(of: output, selected: selected)

@@ -102,10 +102,10 @@ public struct AtomWriter: Sendable {
         xml.raw("  <generator")
         xml.attribute("version", generatorVersion)
         xml.raw(">Tributary</generator>\n")
-        var usedIDs = Set<String>(minimumCapacity: items.count)
+        var ids = EntryIDs(capacity: items.count)
         var sourceElements: [String: [UInt8]] = [:]
         for item in items {
-            entry(item, usedIDs: &usedIDs, sourceElements: &sourceElements, into: &xml)
+            entry(item, ids: &ids, sourceElements: &sourceElements, into: &xml)
             entryWritten(&xml)
         }
         xml.raw("</feed>\n")
@@ -118,23 +118,9 @@ public struct AtomWriter: Sendable {
         }
     }
 
-    private func entry(_ item: Item, usedIDs: inout Set<String>, sourceElements: inout [String: [UInt8]], into xml: inout XMLOutput) {
+    private func entry(_ item: Item, ids: inout EntryIDs, sourceElements: inout [String: [UInt8]], into xml: inout XMLOutput) {
         xml.raw("  <entry>\n")
-        var id = AtomWriter.entryID(for: item)
-        if usedIDs.contains(id) {
-            id = AtomWriter.qualifiedID(for: item)
-        }
-        // The URN can still be taken: by the same item twice, or by an IRI id that is another
-        // Tributary's URN. A numeric suffix cannot clash with a URN, whose parts encode ':'.
-        var candidate = id
-        var suffix = 2
-        while usedIDs.contains(candidate) {
-            candidate = id + ":" + String(suffix)
-            suffix += 1
-        }
-        id = candidate
-        usedIDs.insert(id)
-        element("id", id, into: &xml, indent: 2)
+        element("id", ids.id(for: item), into: &xml, indent: 2)
         xml.raw("    <title type=\"text\">")
         xml.text(AtomWriter.title(of: item))
         xml.raw("</title>\n")

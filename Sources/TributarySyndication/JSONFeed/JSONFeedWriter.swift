@@ -11,11 +11,17 @@ public struct JSONFeedWriter: Sendable {
     public var includeExtensions: Bool
     /// Pretty (indented) or compact output.
     public var pretty: Bool
+    /// Whether items get the ids an Atom output gives them, unique within the document (the item's
+    /// id when it is an absolute IRI, else `urn:tributary:<source>:<id>`; see `EntryIDs`), as a
+    /// river's must be: items of two sources may have the same id (`1`, `paper:1792`). Without it,
+    /// each item's own id is written, for a document of one source's items.
+    public var uniqueIDs: Bool
 
     /// Creates a writer.
-    public init(includeExtensions: Bool = true, pretty: Bool = true) {
+    public init(includeExtensions: Bool = true, pretty: Bool = true, uniqueIDs: Bool = false) {
         self.includeExtensions = includeExtensions
         self.pretty = pretty
+        self.uniqueIDs = uniqueIDs
     }
 
     /// The whole document as text.
@@ -68,18 +74,19 @@ public struct JSONFeedWriter: Sendable {
         }
         writer.key("items")
         writer.beginArray()
+        var ids = uniqueIDs ? EntryIDs(capacity: items.count) : nil
         for item in items {
-            write(item, into: &writer)
+            write(item, id: ids?.id(for: item) ?? item.id, into: &writer)
             itemWritten(&writer)
         }
         writer.endArray()
         writer.endObject()
     }
 
-    private func write(_ item: Item, into writer: inout JSONByteWriter) {
+    private func write(_ item: Item, id: String, into writer: inout JSONByteWriter) {
         writer.beginObject()
         writer.key("id")
-        writer.string(item.id)
+        writer.string(id)
         write(&writer, "url", item.url)
         write(&writer, "title", item.title)
         if let html = item.contentHTML, !html.isEmpty {

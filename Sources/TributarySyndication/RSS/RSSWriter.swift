@@ -78,15 +78,15 @@ public struct RSSWriter: Sendable {
         element("lastBuildDate", RFC822.string(from: head.updated), into: &xml, indent: 2)
         element("generator", "Tributary \(generatorVersion)", into: &xml, indent: 2)
         element("docs", "https://www.rssboard.org/rss-specification", into: &xml, indent: 2)
-        var usedGUIDs = Set<String>()
+        var ids = EntryIDs(capacity: items.count)
         for item in items {
-            self.item(item, usedGUIDs: &usedGUIDs, into: &xml)
+            self.item(item, ids: &ids, into: &xml)
         }
         xml += "  </channel>\n</rss>\n"
         return xml
     }
 
-    private func item(_ item: Item, usedGUIDs: inout Set<String>, into xml: inout String) {
+    private func item(_ item: Item, ids: inout EntryIDs, into xml: inout String) {
         xml += "    <item>\n"
         let title = AtomWriter.title(of: item)
         if !title.isEmpty { element("title", title, into: &xml, indent: 3) }
@@ -134,16 +134,7 @@ public struct RSSWriter: Sendable {
             let title = [duplicate.title, "(\(duplicate.source))"].compactMap { $0 }.joined(separator: " ")
             xml += "      <atom:link rel=\"related\" href=\"\(XMLEscaping.attribute(url))\" title=\"\(XMLEscaping.attribute(title))\"/>\n"
         }
-        var guid = AtomWriter.entryID(for: item)
-        if usedGUIDs.contains(guid) { guid = AtomWriter.qualifiedID(for: item) }
-        var candidate = guid
-        var suffix = 2
-        while usedGUIDs.contains(candidate) {
-            candidate = guid + ":" + String(suffix)
-            suffix += 1
-        }
-        guid = candidate
-        usedGUIDs.insert(guid)
+        let guid = ids.id(for: item)
         let permaLink = guid == link
         xml += "      <guid isPermaLink=\"\(permaLink)\">\(XMLEscaping.text(guid))</guid>\n"
         if let date = item.published ?? item.updated {

@@ -5,8 +5,12 @@
 /// `("ab", "c")` and `("a", "bc")` differ. The scheme is versioned: changing it changes every
 /// derived id, which the state store must migrate.
 public enum StableID {
-    /// The version of the derivation below; bump it when the derivation changes.
-    public static let schemeVersion = 1
+    /// The version of how ids are derived, here and by the parsers; bump it when a derivation
+    /// changes, and the state migrates the stored ids (matching items by link and title).
+    /// 2: an RSS or Atom item without an id of its own is identified by its link alone (by link
+    /// and title in 1, so a corrected headline made a new item), unless another item of its
+    /// document has the same link.
+    public static let schemeVersion = 2
 
     /// A 16-hex-digit digest of the parts, e.g. `"a3f29c01d4e5b687"`.
     public static func digest(_ parts: String...) -> String {

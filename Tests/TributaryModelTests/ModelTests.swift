@@ -19,7 +19,7 @@ struct ModelTests {
         #expect(StableID.digest("ab", "c") != StableID.digest("a", "bc"))
         #expect(StableID.digest("a") != StableID.digest("a", ""))
         #expect(StableID.digest("标题", "链接") == StableID.digest(["标题", "链接"]))
-        #expect(StableID.schemeVersion == 1)
+        #expect(StableID.schemeVersion == 2)
     }
 
     @Test func dateFallsBackToUpdated() {

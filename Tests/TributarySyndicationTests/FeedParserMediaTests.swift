@@ -71,7 +71,7 @@ struct FeedParserMediaTests {
         #expect(
             feed.items[1]
                 == Item(
-                    id: StableID.digest("https://video.example.com/p/2", "Photo of the day"), source: "example",
+                    id: StableID.digest("https://video.example.com/p/2"), source: "example",
                     url: "https://video.example.com/p/2", title: "Photo of the day", image: "https://cdn.example.com/p2.png",
                     attachments: [Attachment(url: "https://cdn.example.com/p2.png", mimeType: "image/png")]))
         #expect(feed.problems.isEmpty, "\(feed.problems)")

@@ -59,7 +59,7 @@ struct FeedParserRSSTests {
         #expect(
             feed.items[4]
                 == Item(
-                    id: StableID.digest("https://example.com/posts/no-guid", "No guid at all"), source: "example",
+                    id: StableID.digest("https://example.com/posts/no-guid"), source: "example",
                     url: "https://example.com/posts/no-guid", title: "No guid at all", published: Fixtures.date("2024-03-03T23:59:59Z")))
     }
 
@@ -68,6 +68,33 @@ struct FeedParserRSSTests {
         let second = try Fixtures.parse("rss20-full.xml")
         #expect(first.items.map(\.id) == second.items.map(\.id))
         #expect(first.items[4].id.count == 16)
+    }
+
+    /// An item without a guid is identified by its link, as feed readers identify it: a corrected headline (or a
+    /// changed description or date) is the same item, not a new one for every subscriber. Items of one document
+    /// that share a link (a changelog's entries all linking to one page) are told apart by their titles.
+    @Test func anItemWithoutAGuidIsItsLinkUnlessAnotherItemSharesIt() throws {
+        func ids(_ items: [(link: String?, title: String)], guid: String? = nil) throws -> [String] {
+            let body = items.map { item in
+                "<item><title>\(item.title)</title>" + (item.link.map { "<link>\($0)</link>" } ?? "") + "</item>"
+            }
+            let extra = guid.map { "<item><guid>\($0)</guid><title>Has a guid</title><link>https://e.com/log</link></item>" } ?? ""
+            let text = "<rss version=\"2.0\"><channel><title>c</title>\(body.joined())\(extra)</channel></rss>"
+            return try Fixtures.parse(bytes: Array(text.utf8)).items.map(\.id)
+        }
+        let before = try ids([("https://e.com/a", "Mayor resigns"), ("https://e.com/b", "Rain")])
+        let corrected = try ids([("https://e.com/a", "Mayor resigns after vote (updated)"), ("https://e.com/b", "Rain")])
+        #expect(before == corrected)
+        #expect(before == [StableID.digest("https://e.com/a"), StableID.digest("https://e.com/b")])
+
+        let shared = try ids([("https://e.com/log", "v1.2"), ("https://e.com/log", "v1.1"), ("https://e.com/c", "Other")], guid: "g1")
+        #expect(
+            shared == [
+                StableID.digest("https://e.com/log", "v1.2"), StableID.digest("https://e.com/log", "v1.1"),
+                StableID.digest("https://e.com/c"), "g1",
+            ])
+        // Without a link, the title.
+        #expect(try ids([(nil, "Only a title")]) == [StableID.digest("", "Only a title")])
     }
 
     @Test func rss091WithDoctypeAndEntities() throws {

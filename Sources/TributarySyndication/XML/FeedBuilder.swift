@@ -33,6 +33,8 @@ final class FeedBuilder {
     private(set) var problems: [Problem] = []
     /// The items skipped past `settings.maxItems`.
     private(set) var itemsLeftOut = 0
+    /// The indices in `items` of those whose id was derived from their link alone (see `result()`).
+    private var linkIdentified: [Int] = []
 
     // Where we are. The properties read or written on every event are accessed without a
     // dynamic exclusivity check (`@exclusivity(unchecked)`): the events run one at a time on
@@ -187,6 +189,15 @@ final class FeedBuilder {
 
     /// The finished feed.
     func result() -> ParsedFeed {
+        // Items without an id of their own that share a link would be one item: they are told apart by their titles.
+        if linkIdentified.count > 1 {
+            var counts: [String: Int] = [:]
+            for index in linkIdentified { counts[items[index].id, default: 0] += 1 }
+            for index in linkIdentified where counts[items[index].id, default: 0] > 1 {
+                items[index].id = ItemDraft.sharedLinkID(items[index])
+            }
+            linkIdentified = []
+        }
         if unreportedProblems > 0 {
             problems.append(Problem(.warning, "\(unreportedProblems) more problems not listed"))
             unreportedProblems = 0
@@ -266,7 +277,9 @@ final class FeedBuilder {
     /// Adds the item a draft makes, with a warning at the item when the limits left out some of its
     /// attachments or authors.
     private func append(_ draft: ItemDraft) {
-        items.append(draft.item(itemContext))
+        let item = draft.item(itemContext)
+        if !draft.hasOwnID, item.url != nil { linkIdentified.append(items.count) }
+        items.append(item)
         if draft.attachmentsLeftOut {
             let limit = FeedParser.maxAttachmentsPerItem
             report(

@@ -88,6 +88,18 @@ struct ItemDraft {
         var url: String?
     }
 
+    /// Whether the document gives the item an id (`guid`, Atom `id`, `rdf:about`); without one its id
+    /// is derived from its link (see `item(_:)`).
+    var hasOwnID: Bool {
+        !(guid ?? "").isEmpty || !(atomID ?? "").isEmpty || !(rdfAbout ?? "").isEmpty
+    }
+
+    /// The id of an item without an id of its own whose link another such item of the document has
+    /// too (a changelog whose entries all link to one page): its link and its title.
+    static func sharedLinkID(_ item: Item) -> String {
+        StableID.digest(item.url ?? "", item.title ?? "")
+    }
+
     /// Whether it has what a cut-off item needs to be worth keeping.
     var hasTitleOrLink: Bool {
         !(title ?? fallbackTitle ?? "").isEmpty || !(link ?? "").isEmpty || !alternates.isEmpty
@@ -187,8 +199,12 @@ struct ItemDraft {
         let guidValue = guid.flatMap { $0.isEmpty ? nil : $0 }
         item.id = guidValue ?? atomID.flatMap { $0.isEmpty ? nil : $0 } ?? rdfAbout.flatMap { $0.isEmpty ? nil : $0 } ?? ""
         if item.id.isEmpty {
-            if url != nil || titleText != nil {
-                item.id = StableID.digest(url ?? "", titleText ?? "")
+            if let url {
+                // The link alone, as feed readers identify such an item: a corrected headline is the same item. Items
+                // that share their link get `ItemDraft.sharedLinkID` instead (FeedBuilder).
+                item.id = StableID.digest(url)
+            } else if titleText != nil {
+                item.id = StableID.digest("", titleText ?? "")
             } else {
                 item.id = StableID.digest("", "", chosen?.text ?? summaryText ?? fallbackSummary ?? "")
             }

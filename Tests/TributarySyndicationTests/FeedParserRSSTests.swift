@@ -97,6 +97,28 @@ struct FeedParserRSSTests {
         #expect(try ids([(nil, "Only a title")]) == [StableID.digest("", "Only a title")])
     }
 
+    /// RSS titles say nothing of their type. One escaped once too often (markup, a character reference left after XML's
+    /// escaping) is HTML, as Python's feedparser reads it: its text, not `<b>` or `&eacute;` for a reader to see. A
+    /// title about markup stays as written.
+    @Test(
+        arguments: [
+            ("&lt;b&gt;Breaking:&lt;/b&gt; escaped markup", "Breaking: escaped markup"),
+            ("<![CDATA[<em>Emphasis</em> and &amp; an entity]]>", "Emphasis and & an entity"),
+            ("Caf&amp;eacute; &amp;amp; cr&amp;egrave;me", "Café & crème"),
+            ("It&amp;#8217;s &lt;A HREF=\"x\"&gt;here&lt;/A &gt;", "It’s here"),
+            ("Plain 1 &lt; 2 and a &amp; b", "Plain 1 < 2 and a & b"),
+            ("Why &lt;div&gt; soup is bad", "Why <div> soup is bad"),
+            ("<![CDATA[Templates: <template> & <slot>]]>", "Templates: <template> & <slot>"),
+            ("Vec&lt;T&gt; &amp;&amp; Option&lt;T&gt;; R&amp;D", "Vec<T> && Option<T>; R&D"),
+            ("Closing &lt;/template&gt; is no HTML element here", "Closing </template> is no HTML element here"),
+            ("Raw <b>bold</b> element", "Raw bold element"),
+        ] as [(String, String)])
+    func titleEscapedOnceTooOftenIsHTML(_ written: String, _ read: String) throws {
+        let text =
+            "<rss version=\"2.0\"><channel><title>c</title><item><title>\(written)</title><link>https://e.com/1</link></item></channel></rss>"
+        #expect(try Fixtures.parse(bytes: Array(text.utf8)).items.first?.title == read)
+    }
+
     @Test func rss091WithDoctypeAndEntities() throws {
         let feed = try Fixtures.parse("rss091-doctype.xml")
         #expect(feed.version == "0.91")

@@ -64,7 +64,7 @@ public struct RSSWriter: Sendable {
 
             """
         let title = head.title.isEmpty ? "Tributary" : head.title
-        element("title", title, into: &xml, indent: 2)
+        element("title", RSSWriter.title(title), into: &xml, indent: 2)
         // RSS's links (`link`, `enclosure url`, `source url`) must be absolute http(s) URLs: `WebLink.page`.
         let link = [head.homePageURL, head.selfURL].lazy.compactMap { $0.flatMap(WebLink.page) }.first
         element("link", link ?? "", into: &xml, indent: 2)
@@ -89,7 +89,7 @@ public struct RSSWriter: Sendable {
     private func item(_ item: Item, ids: inout EntryIDs, into xml: inout String) {
         xml += "    <item>\n"
         let title = AtomWriter.title(of: item)
-        if !title.isEmpty { element("title", title, into: &xml, indent: 3) }
+        if !title.isEmpty { element("title", RSSWriter.title(title), into: &xml, indent: 3) }
         let link = item.url.flatMap(WebLink.page)
         if let link { element("link", link, into: &xml, indent: 3) }
         // The description is HTML: a plain-text summary is escaped for HTML, then for XML.
@@ -145,6 +145,14 @@ public struct RSSWriter: Sendable {
             xml += "      <source url=\"\(XMLEscaping.attribute(feedURL))\">\(XMLEscaping.text(name))</source>\n"
         }
         xml += "    </item>\n"
+    }
+
+    /// A plain-text title as RSS readers read it back. RSS titles say nothing of their type, and
+    /// readers (Python's feedparser, Tributary's own parser) take one that looks like HTML for HTML
+    /// (`FeedText.looksLikeHTML`): such a title (`R&D &copy; report`) is written as the HTML of
+    /// its text, so that `&copy;` reads back as itself, not as ©. Others are written as they are.
+    static func title(_ text: String) -> String {
+        FeedText.looksLikeHTML(text) ? XMLEscaping.text(text) : text
     }
 
     private func element(_ name: String, _ value: String, into xml: inout String, indent: Int) {

@@ -51,6 +51,10 @@ struct Capture {
     /// What a text construct holds.
     enum TextKind: Equatable {
         case text
+        /// RSS's titles, which say nothing of their type: text, unless it looks like HTML as Python's
+        /// feedparser judges it (`FeedText.looksLikeHTML`: a closing tag of an HTML element, or a
+        /// character reference, left after XML's own escaping).
+        case guessed
         case html
         case xhtml
         /// Atom 0.3 `mode="base64"`; `html` when the decoded bytes are HTML.
@@ -59,7 +63,7 @@ struct Capture {
         /// How to collect it.
         var mode: Mode {
             switch self {
-            case .text, .base64: .plain
+            case .text, .guessed, .base64: .plain
             case .html: .html
             case .xhtml: .xhtml
             }

@@ -461,7 +461,7 @@ final class FeedBuilder {
         case .summary(let kind):
             guard open.forItem, !value.isEmpty else { return }
             switch kind {
-            case .text:
+            case .text, .guessed:
                 item?.summaryText = FeedText.collapsed(value)
             case .base64(let html):
                 let decoded = FeedBuilder.base64(value)
@@ -473,7 +473,7 @@ final class FeedBuilder {
             guard open.forItem, !value.isEmpty else { return }
             let html: String
             switch kind {
-            case .text: html = HTMLText.paragraphs(fromPlainText: value)
+            case .text, .guessed: html = HTMLText.paragraphs(fromPlainText: value)
             case .html, .xhtml: html = value
             case .base64(let isHTML):
                 let decoded = FeedBuilder.base64(value)
@@ -558,6 +558,7 @@ final class FeedBuilder {
     static func plainText(_ value: String, _ kind: Capture.TextKind) -> String {
         switch kind {
         case .text: FeedText.collapsed(value)
+        case .guessed: FeedText.collapsed(FeedText.looksLikeHTML(value) ? HTMLSanitizer.plainText(fromHTML: value) : value)
         case .html, .xhtml: FeedText.collapsed(HTMLSanitizer.plainText(fromHTML: value))
         case .base64(let html):
             html ? FeedText.collapsed(HTMLSanitizer.plainText(fromHTML: base64(value))) : FeedText.collapsed(base64(value))

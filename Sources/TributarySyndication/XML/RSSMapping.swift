@@ -20,7 +20,7 @@ extension FeedBuilder {
                 imageDepth = depth
             case .textInput, .textinput, .items:
                 skipDepth = depth
-            case .title where direct: begin(.title(.text, fallback: false), element)
+            case .title where direct: begin(.title(.guessed, fallback: false), element)
             case .link where direct: begin(.link, element)
             case .description where direct: begin(.description, element, mode: .html)
             case .language where direct: begin(.language, element)
@@ -31,7 +31,7 @@ extension FeedBuilder {
             }
         case .dc where direct:
             switch name {
-            case .title: begin(.title(.text, fallback: true), element)
+            case .title: begin(.title(.guessed, fallback: true), element)
             case .creator: begin(.author(fallback: false), element)
             case .date: begin(.date(.published), element, recordPosition: true)
             case .language: begin(.language, element)
@@ -64,7 +64,7 @@ extension FeedBuilder {
         case .none, .rss10, .rss090:
             guard direct else { return }
             switch name {
-            case .title: begin(.title(.text, fallback: false), element)
+            case .title: begin(.title(.guessed, fallback: false), element)
             case .link:
                 // Some publishers write Atom-style links without the Atom namespace.
                 if let href = element.attributes.value(.href), !href.isEmpty, item?.link == nil {
@@ -87,7 +87,7 @@ extension FeedBuilder {
             }
         case .dc where direct:
             switch name {
-            case .title: begin(.title(.text, fallback: true), element)
+            case .title: begin(.title(.guessed, fallback: true), element)
             case .creator: begin(.author(fallback: false), element)
             case .date: begin(.date(.publishedIfAbsent), element, recordPosition: true)
             case .subject: begin(.category, element)

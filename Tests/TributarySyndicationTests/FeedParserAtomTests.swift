@@ -44,6 +44,20 @@ struct FeedParserAtomTests {
                     extras: ["comments_url": .string("https://blog.example.net/2024/03/nested-bases.html#comments")]))
     }
 
+    /// XHTML content is written as HTML for the sanitizer: without prefixes, so that a foreign `<svg:script>` is the
+    /// script it is (removed with its code, which showed as text) and `</x:p>` is the end of the `<x:p>` it closes
+    /// (it was `</p>`, the end of the enclosing paragraph).
+    @Test func prefixedElementsInXHTMLContentAreWrittenAsHTML() throws {
+        let xml = """
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:svg="http://www.w3.org/2000/svg" xmlns:x="urn:x"><title>c</title>
+            <entry><id>urn:e:1</id><title>t</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">\
+            <p>A<svg:svg><svg:script>var secret=1;</svg:script><svg:style>p{color:red}</svg:style></svg:svg>B</p>\
+            <p>C<x:em>kept</x:em><x:script>evil text</x:script>D</p></div></content></entry></feed>
+            """
+        let html = try #require(try Fixtures.parse(bytes: Array(xml.utf8), sanitize: true).items.first?.contentHTML)
+        #expect(html == "<p>AB</p><p>C<em>kept</em>D</p>")
+    }
+
     @Test func atom10InheritedAuthorAndPreferredAlternate() throws {
         let feed = try Fixtures.parse("atom10-xhtml.xml")
         try #require(feed.items.count == 3)

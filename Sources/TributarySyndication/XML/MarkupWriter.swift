@@ -4,7 +4,10 @@
 enum MarkupWriter {
     static func open(_ element: XMLElement, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "<"))
-        appendName(element.prefix, element.local, namespace: element.namespace, into: &output)
+        // HTML knows no prefixes, and the end tag (`close`) is written without one: a prefixed start tag left the
+        // sanitizer an unknown element (whose text it keeps: the code of an `<svg:script>`) and an end tag that closed
+        // another (`<x:p>…</x:p>` closed the enclosing `<p>`). Written as HTML, `<svg:script>` is a script, removed.
+        appendCString(element.local, into: &output)
         element.attributes.visit { prefix, local, value in
             output.append(0x20)
             if let prefix, !isXMLPrefix(prefix) {
@@ -40,17 +43,6 @@ enum MarkupWriter {
             default: output.append(byte)
             }
         }
-    }
-
-    private static func appendName(
-        _ prefix: UnsafePointer<UInt8>?, _ local: UnsafePointer<UInt8>, namespace: XMLNamespace, into output: inout [UInt8]
-    ) {
-        // HTML knows no prefixes; keep them only for foreign vocabularies.
-        if let prefix, namespace != .xhtml, namespace != .none {
-            appendCString(prefix, into: &output)
-            output.append(UInt8(ascii: ":"))
-        }
-        appendCString(local, into: &output)
     }
 
     private static func appendCString(_ text: UnsafePointer<UInt8>, into output: inout [UInt8]) {

@@ -74,6 +74,20 @@ struct NormalizerTests {
         #expect(markup.first?.tags == ["R&D"])
     }
 
+    /// XML cannot carry them, so the Atom and RSS outputs left them out while the JSON Feed kept them (a NUL ends a
+    /// string in C): one line of text has none.
+    @Test("control characters and U+FFFE/U+FFFF are left out of titles, summaries, author names and tags", arguments: [true, false])
+    func controlCharactersAreLeftOut(plain: Bool) {
+        let item = Item(
+            id: "1", source: "s", title: "nul \u{0} end\u{7}", summary: "a\u{1F}b \u{FFFE}c\u{FFFF} \u{85}d\u{9F}",
+            authors: [Author(name: "A\u{7}uthor")], tags: ["t\u{0}ag", "\u{1}", "x"])
+        let (items, _) = Normalizer(now: Self.now).normalize([item], text: plain ? .plain : .markup)
+        #expect(items.first?.title == "nul end")
+        #expect(items.first?.summary == "ab c d")
+        #expect(items.first?.authors == [Author(name: "Author")])
+        #expect(items.first?.tags == ["tag", "x"])
+    }
+
     @Test func futureDatesAreClampedAndReported() {
         let future = Self.now.addingTimeInterval(86_400)
         let nearFuture = Self.now.addingTimeInterval(120)

@@ -113,7 +113,8 @@ public struct Normalizer: Sendable {
     }
 
     /// `text` collapsed character by character: what ``plainLine(_:)`` does with text that is not already one line
-    /// (the fast paths must agree with it).
+    /// (the fast paths must agree with it). Control characters (NUL, BEL, …) and the noncharacters U+FFFE and
+    /// U+FFFF are left out, as the XML outputs must leave them out: the JSON Feed and the listing say what they say.
     static func collapsingWhitespace(_ plain: String) -> String {
         var output = ""
         output.reserveCapacity(plain.utf8.count)
@@ -121,6 +122,8 @@ public struct Normalizer: Sendable {
         for character in plain {
             if character.isWhitespace {
                 pendingSpace = !output.isEmpty
+            } else if isLeftOut(character) {
+                continue
             } else {
                 if pendingSpace { output.append(" ") }
                 pendingSpace = false
@@ -128,6 +131,15 @@ public struct Normalizer: Sendable {
             }
         }
         return output
+    }
+
+    /// Whether a character has no place in a line of text: a control character or a noncharacter XML refuses.
+    private static func isLeftOut(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first else { return false }
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0xFFFE, 0xFFFF: return character.unicodeScalars.count == 1
+        default: return false
+        }
     }
 
     /// `text` when it is one line already (``isPlainLine(_:)``), or `text` without the ASCII spaces at its ends

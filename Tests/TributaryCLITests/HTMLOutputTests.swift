@@ -67,7 +67,7 @@ struct HTMLOutputTests {
         #expect(!messages.isEmpty)
 
         let text = try folder.read("out/index.html")
-        #expect(text.components(separatedBy: "<article class=\"item\"").count - 1 == 8)
+        #expect(text.components(separatedBy: "<article class=\"item\" dir=\"auto\"").count - 1 == 8, "each item's direction from its text")
         #expect(text.contains("<summary class=\"failed\">1 of 3 sources failed</summary>"))
         #expect(text.contains("<span class=\"name\">broken</span> <span class=\"status\">failed</span>"))
         #expect(text.contains("cannot read file: no such file"))
@@ -77,7 +77,7 @@ struct HTMLOutputTests {
         let (folder, _) = try await Self.run()
         let page = folder.path("out/index.html")
         let dom = try await HeadlessChromium.dumpDOM(file: page)
-        #expect(dom.components(separatedBy: "<article class=\"item\"").count - 1 == 8)
+        #expect(dom.components(separatedBy: "<article class=\"item\" dir=\"auto\"").count - 1 == 8)
         #expect(dom.contains("<h1><a href=\"https://example.org/\">Test river</a></h1>"))
         #expect(dom.components(separatedBy: "<section class=\"day\"").count - 1 >= 4)
 

@@ -205,7 +205,8 @@ public struct HTMLRiver: Sendable {
         let summary = summaryText(item)
         let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? String(summary.prefix(80)).trimmingCharacters(in: .whitespaces)
         let language = Self.language(of: title + " " + summary)
-        html += "<article class=\"item\"\(language.map { " lang=\"\($0)\"" } ?? "")>\n"
+        // `dir="auto"`: an Arabic or Hebrew item reads right to left, its punctuation on the right side.
+        html += "<article class=\"item\" dir=\"auto\"\(language.map { " lang=\"\($0)\"" } ?? "")>\n"
         let link = item.url.flatMap(WebLink.page)
         if let image = item.image.flatMap(WebLink.page) {
             html += "<a class=\"thumb\" href=\"\(Self.escape(link ?? image))\" tabindex=\"-1\" aria-hidden=\"true\">"

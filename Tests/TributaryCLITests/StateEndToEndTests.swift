@@ -426,8 +426,9 @@ struct StateEndToEndTests {
         #expect(try folder.read("out/river.atom") == complete)
     }
 
-    @Test("run --every repeats until SIGTERM, then finishes and exits with the last run's status")
-    func everyStopsOnSignal() async throws {
+    @Test(
+        "run --every repeats until SIGTERM (or SIGHUP), then finishes and exits with the last run's status", arguments: [SIGTERM, SIGHUP])
+    func everyStopsOnSignal(_ signal: Int32) async throws {
         let folder = try TemporaryDirectory()
         try folder.write(String(decoding: Self.rss(["x"]), as: UTF8.self), to: "feed.xml")
         try folder.write(
@@ -441,19 +442,19 @@ struct StateEndToEndTests {
             if runs >= 3 { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        kill(pid, SIGTERM)
+        kill(pid, signal)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         let log = try folder.read("stderr.txt")
         #expect(log.components(separatedBy: "1 item (").count - 1 >= 2, "it ran repeatedly:\n\(log)")
-        #expect(log.contains("stopping on signal SIGTERM"))
+        #expect(log.contains("stopping on signal \(signal == SIGHUP ? "SIGHUP" : "SIGTERM")"))
         #expect((status & 0x7f) == 0, "it exited rather than dying of the signal")
         #expect((status >> 8) & 0xff == 0)
     }
 
     @Test(
-        "run --every --wait stops waiting for the lock at once on SIGTERM or SIGINT: no run starts, exit 0",
-        arguments: [SIGTERM, SIGINT])
+        "run --every --wait stops waiting for the lock at once on SIGTERM, SIGINT or SIGHUP: no run starts, exit 0",
+        arguments: [SIGTERM, SIGINT, SIGHUP])
     func everyStopsWhileWaitingForTheLock(_ signal: Int32) async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
@@ -468,7 +469,7 @@ struct StateEndToEndTests {
         // An hour's wait and an hour between runs: only the signal can end it within the minute.
         status = await Self.exitStatus(of: pid, within: .seconds(60))
         let raw = try #require(status, "it exited soon after the signal")
-        let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+        let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][signal] ?? "?"
         #expect(try folder.read("stderr.txt") == waiting + "tributary: stopping on signal \(name)\n")
         #expect((raw & 0x7f) == 0 && (raw >> 8) & 0xff == 0, "it exited with status 0, not of the signal: \(raw)")
         #expect(server.requestCount("/feed.xml") == 0, "no run started")

@@ -16,7 +16,7 @@ enum RunCommand: Command {
             configuration) remembers items, validators and health across runs; another run holding its
             lock gives exit status 4, a damaged state file exit status 5. With --wait the run waits for
             the lock instead (saying so, unless -q); SIGTERM or SIGINT ends the wait and the process at
-            once. With --every, SIGTERM or SIGINT lets a run in progress finish writing, stops a wait for
+            once. With --every, SIGTERM, SIGINT or SIGHUP lets a run in progress finish writing, stops a wait for
             the lock at once (that run does not start) and ends the loop with the status of the last run
             that finished (0 if none did: a stop is not a failure).
             """,
@@ -38,7 +38,8 @@ enum RunCommand: Command {
                 long: "wait", valueName: "DURATION", help: "Wait for another run's lock (at most DURATION, else an hour).",
                 valueIsOptional: true, valueKind: .duration),
             OptionSpec(long: "report", valueName: "FILE", help: "Write the run's report as JSON to FILE, for monitoring."),
-            OptionSpec(long: "every", valueName: "DURATION", help: "Run again every DURATION until SIGTERM or SIGINT."),
+            OptionSpec(
+                long: "every", valueName: "DURATION", help: "Run again every DURATION (at least 1s) until SIGTERM, SIGINT or SIGHUP."),
         ])
 
     /// The choices `run` takes from its command line.

@@ -7,7 +7,7 @@ import Synchronization
 #endif
 
 /// `run --every`: runs again and again at a fixed interval (counted from each run's start) until
-/// SIGTERM or SIGINT. A signal during a run lets it finish writing and release its lock; a signal
+/// SIGTERM, SIGINT or SIGHUP. A signal during a run lets it finish writing and release its lock; a signal
 /// while a run waits for another run's lock ends the wait at once, and that run does not start; a
 /// signal between runs ends the loop at once. The exit status is the last finished run's, 0 when
 /// none finished (a stop is not a failure).
@@ -40,7 +40,9 @@ struct RunLoop {
     }
 }
 
-/// Catches SIGTERM and SIGINT (instead of dying at once) and remembers that one arrived.
+/// Catches SIGTERM, SIGINT and SIGHUP (instead of dying at once) and remembers that one arrived. SIGHUP
+/// (the terminal closed, or a service manager's reload) stops the loop as the others do: the configuration
+/// is read again by every run anyway.
 ///
 /// On Linux, Dispatch installs its own handler for a signal when it registers the source, on a
 /// thread of its own a little after `resume()`. Until then the default disposition stands, so a
@@ -64,7 +66,7 @@ private final class StopSignal {
     init() {
         let received = received
         let registered = DispatchSemaphore(value: 0)
-        sources = [SIGTERM, SIGINT].map { number in
+        sources = [SIGTERM, SIGINT, SIGHUP].map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { received.number.withLock { $0 = number } }
             source.setRegistrationHandler { registered.signal() }
@@ -78,7 +80,7 @@ private final class StopSignal {
         for source in sources { source.cancel() }
     }
 
-    /// Whether SIGTERM or SIGINT has arrived; safe to ask from any thread.
+    /// Whether SIGTERM, SIGINT or SIGHUP has arrived; safe to ask from any thread.
     var requested: Bool { received.number.withLock { $0 != nil } }
 
     /// The name of the signal that arrived, if one did.
@@ -87,6 +89,7 @@ private final class StopSignal {
             switch number {
             case SIGTERM: "SIGTERM"
             case SIGINT: "SIGINT"
+            case SIGHUP: "SIGHUP"
             default: nil
             }
         }

@@ -39,8 +39,10 @@ enum RunReportTable {
     }
 
     /// A wait to the nearest minute, at least one: `1h5m`, `45m`.
+    /// Whole minutes, or whole seconds under a minute (a `Retry-After: 1` is `1s`, not `1m`).
     private static func inText(_ seconds: TimeInterval) -> String {
-        DurationParser.format(.seconds(max(60, (seconds / 60).rounded() * 60)))
+        guard seconds >= 59.5 else { return DurationParser.format(.seconds(max(1, seconds.rounded()))) }
+        return DurationParser.format(.seconds((seconds / 60).rounded() * 60))
     }
 
     /// The report as JSON: when, how long, the exit status, each source and each output.

@@ -20,12 +20,14 @@ public struct FeedInfo: Sendable, Hashable {
     public var language: String?
     /// When the feed last changed.
     public var updated: Date?
+    /// The feed's own permanent identifier (Atom `id`), which an Atom `<source>` names it by.
+    public var id: String?
 
     /// Creates feed metadata; every field is optional.
     public init(
         title: String? = nil, homePageURL: String? = nil, feedURL: String? = nil, description: String? = nil,
         authors: [Author] = [], icon: String? = nil, favicon: String? = nil, language: String? = nil,
-        updated: Date? = nil
+        updated: Date? = nil, id: String? = nil
     ) {
         self.title = title
         self.homePageURL = homePageURL
@@ -36,5 +38,6 @@ public struct FeedInfo: Sendable, Hashable {
         self.favicon = favicon
         self.language = language
         self.updated = updated
+        self.id = id
     }
 }

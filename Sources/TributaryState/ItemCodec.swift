@@ -74,6 +74,7 @@ enum ItemCodec {
         object["favicon"] = feed.favicon.map(JSONValue.string)
         object["language"] = feed.language.map(JSONValue.string)
         object["updated"] = feed.updated.map(encode)
+        object["id"] = feed.id.map(JSONValue.string)
         return JSONWriter.string(from: .object(object), style: .compact)
     }
 
@@ -84,7 +85,7 @@ enum ItemCodec {
             title: value["title"]?.string, homePageURL: value["home_page_url"]?.string, feedURL: value["feed_url"]?.string,
             description: value["description"]?.string, authors: value["authors"]?.arrayValue.map(decodeAuthor) ?? [],
             icon: value["icon"]?.string, favicon: value["favicon"]?.string, language: value["language"]?.string,
-            updated: value["updated"].flatMap(decodeDate))
+            updated: value["updated"].flatMap(decodeDate), id: value["id"]?.string)
     }
 
     static func encode(_ author: Author) -> JSONValue {

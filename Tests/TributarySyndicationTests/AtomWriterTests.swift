@@ -20,6 +20,10 @@ struct AtomWriterTests {
             title: "A Blog", homePageURL: "https://blog.example.com/", feedURL: "https://blog.example.com/feed.json",
             updated: utc(2024, 4, 30)),
         "news": FeedInfo(title: "News \"Daily\" & Co"),
+        "atom": FeedInfo(
+            title: "An Atom feed", feedURL: "https://atom.example/feed.atom",
+            authors: [Author(name: "Ann", url: "https://ann.example/"), Author(name: "Bo", url: "mailto:bo@atom.example")],
+            id: "tag:atom.example,2024:feed"),
         "empty-title": FeedInfo(title: ""),
     ]
 
@@ -52,6 +56,8 @@ struct AtomWriterTests {
                 Item(id: "42", source: "news", url: "https://news.example.com/42", title: "Second", published: published),
             ]),
         ValidationCase(name: "an empty feed", items: []),
+        ValidationCase(
+            name: "an entry from a feed with an id and authors", items: [Item(id: "1", source: "atom", url: "https://atom.example/1")]),
         ValidationCase(
             name: "an empty feed with a minimal head",
             head: AtomWriter.Head(id: "urn:tributary:feed:0", title: "", author: Author(), updated: Date(timeIntervalSince1970: 0)),
@@ -475,6 +481,22 @@ struct AtomWriterTests {
         let xml = writer.document(head: head, items: [item])
         #expect(!xml.contains("javascript"), "\(xml)")
         #expect(xml.contains("<source>") && xml.contains("<title type=\"text\">X</title>"))
+    }
+
+    /// RFC 4287 4.2.11: `<source>` holds the source feed's metadata, its `id` the feed's own; and an entry without
+    /// authors has its source's (4.2.1), not the river's.
+    @Test("an entry's source names the feed by its own id and carries its authors")
+    func sourceIDAndAuthors() {
+        let xml = Self.document([Item(id: "1", source: "atom", url: "https://atom.example/1", title: "One")])
+        let source = xml.components(separatedBy: "<source>").last?.components(separatedBy: "</source>").first ?? ""
+        #expect(source.contains("<id>tag:atom.example,2024:feed</id>"), "\(source)")
+        #expect(source.contains("<link rel=\"self\" href=\"https://atom.example/feed.atom\"/>"))
+        #expect(
+            source.contains("<author>\n        <name>Ann</name>\n        <uri>https://ann.example/</uri>\n      </author>"), "\(source)")
+        #expect(source.contains("<email>bo@atom.example</email>"))
+        // Without an id of its own, the feed's address, as before.
+        let blog = Self.document([Item(id: "1", source: "blog", url: "https://blog.example.com/1", title: "One")])
+        #expect(blog.contains("<source>\n      <id>https://blog.example.com/feed.json</id>"), "\(blog)")
     }
 
     @Test("a small document, byte for byte")

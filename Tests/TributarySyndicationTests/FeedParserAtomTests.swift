@@ -17,7 +17,7 @@ struct FeedParserAtomTests {
                     title: "Example Blog", homePageURL: "https://blog.example.net/", feedURL: "https://blog.example.net/feed.atom",
                     description: "Thoughts and notes", authors: [Author(name: "Alex Author", url: "mailto:alex@example.net")],
                     icon: "https://blog.example.net/images/logo.png", favicon: "https://blog.example.net/favicon.ico", language: "en-US",
-                    updated: Fixtures.date("2024-03-05T06:03:00Z")))
+                    updated: Fixtures.date("2024-03-05T06:03:00Z"), id: "tag:blog.example.net,2024:feed"))
         #expect(feed.problems.isEmpty, "\(feed.problems)")
     }
 

@@ -196,8 +196,9 @@ public struct AtomWriter: Sendable {
         let feedURL = info?.feedURL.flatMap(WebLink.page)
         let homePageURL = info?.homePageURL.flatMap(WebLink.page)
         xml.raw("    <source>\n")
-        if let feedURL {
-            element("id", feedURL, into: &xml, indent: 3)
+        // The feed's own id when it has one (RFC 4287 4.2.11: the source feed's metadata), else its address.
+        if let id = info?.id.flatMap({ AtomWriter.isAbsoluteIRI($0) ? $0 : nil }) ?? feedURL {
+            element("id", id, into: &xml, indent: 3)
         }
         xml.raw("      <title type=\"text\">")
         xml.text(info?.title.flatMap { $0.isEmpty ? nil : $0 } ?? name)
@@ -214,6 +215,10 @@ public struct AtomWriter: Sendable {
         }
         if let updated = info?.updated {
             element("updated", RFC3339.string(from: updated), into: &xml, indent: 3)
+        }
+        // An entry without authors of its own has its source's (4.2.1), not the river's.
+        for author in info?.authors ?? [] where !author.isEmpty {
+            person(author, into: &xml, indent: 3)
         }
         xml.raw("    </source>\n")
     }

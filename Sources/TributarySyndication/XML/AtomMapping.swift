@@ -18,6 +18,7 @@ extension FeedBuilder {
             if let kind = textKind(element, namespace) { begin(.subtitle(kind), element, mode: kind.mode) }
         case .link: atomLink(element, forItem: false)
         case .updated, .modified: begin(.date(.updated), element, recordPosition: true)
+        case .id: begin(.atomID, element)
         case .author: beginPerson()
         case .contributor, .source, .entry: skipDepth = depth
         case .logo: begin(.logo, element)

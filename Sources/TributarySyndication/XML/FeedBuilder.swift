@@ -448,7 +448,11 @@ final class FeedBuilder {
             item?.guid = value
             item?.guidIsPermaLink = permaLink
         case .atomID:
-            if open.forItem, !value.isEmpty { item?.atomID = value }
+            if open.forItem {
+                if !value.isEmpty { item?.atomID = value }
+            } else if !value.isEmpty, feed.id == nil {
+                feed.id = value
+            }
         case .description:
             if open.forItem {
                 if item?.descriptionHTML == nil, !value.isEmpty { item?.descriptionHTML = ItemDraft.HTML(html: value, base: open.base) }

@@ -29,6 +29,8 @@ struct FeedDraft {
     var language: String?
     var xmlLanguage: String?
     var updated: Date?
+    /// The Atom feed's `id`.
+    var id: String?
 
     /// Adds an author unless it is empty or an equal one is kept already; a new one past
     /// `FeedParser.maxAuthors` is left out.
@@ -58,6 +60,6 @@ struct FeedDraft {
             icon: rssImage ?? logo ?? itunesImage,
             favicon: icon,
             language: language ?? xmlLanguage,
-            updated: updated)
+            updated: updated, id: id)
     }
 }

@@ -93,11 +93,12 @@ enum ItemCodec {
         entry["name"] = author.name.map(JSONValue.string)
         entry["url"] = author.url.map(JSONValue.string)
         entry["avatar"] = author.avatar.map(JSONValue.string)
+        entry["email"] = author.email.map(JSONValue.string)
         return .object(entry)
     }
 
     private static func decodeAuthor(_ value: JSONValue) -> Author {
-        Author(name: value["name"]?.string, url: value["url"]?.string, avatar: value["avatar"]?.string)
+        Author(name: value["name"]?.string, url: value["url"]?.string, avatar: value["avatar"]?.string, email: value["email"]?.string)
     }
 
     /// Seconds since 1970 in the shortest text that reads back to the same `Double`.

@@ -79,6 +79,15 @@ struct ConfigLoaderTests {
             ])
     }
 
+    /// The README's `author: {name, email, url}`: the address was lost when a page was given too.
+    @Test("the river's author keeps a page and an address both")
+    func authorWithPageAndAddress() throws {
+        let yaml =
+            "author: {name: Jane Doe, email: jane@example.org, url: \"https://jane.example.org/\"}\n"
+            + "sources:\n  - {name: only, adapter: static, count: 1}\n"
+        #expect(try load(yaml).author == Author(name: "Jane Doe", url: "https://jane.example.org/", email: "jane@example.org"))
+    }
+
     @Test("the smallest configuration gets the documented defaults and a text listing on standard output")
     func minimalConfiguration() throws {
         let configuration = try load("sources:\n  - {name: only, adapter: static, count: 1}\n")

@@ -494,6 +494,11 @@ struct AtomWriterTests {
         #expect(
             source.contains("<author>\n        <name>Ann</name>\n        <uri>https://ann.example/</uri>\n      </author>"), "\(source)")
         #expect(source.contains("<email>bo@atom.example</email>"))
+        // A page and an address both.
+        let both = Self.document([
+            Item(id: "1", source: "blog", title: "One", authors: [Author(name: "Cy", url: "https://cy.example/", email: "cy@cy.example")])
+        ])
+        #expect(both.contains("<name>Cy</name>\n      <uri>https://cy.example/</uri>\n      <email>cy@cy.example</email>"), "\(both)")
         // Without an id of its own, the feed's address, as before.
         let blog = Self.document([Item(id: "1", source: "blog", url: "https://blog.example.com/1", title: "One")])
         #expect(blog.contains("<source>\n      <id>https://blog.example.com/feed.json</id>"), "\(blog)")

@@ -89,9 +89,10 @@ struct FeedParserAtomTests {
             feed.info
                 == FeedInfo(
                     title: "Atom 0.3 Feed", homePageURL: "http://old.example.com/", feedURL: nil, description: "An old Atom feed",
-                    authors: [Author(name: "Olde Author", url: "http://old.example.com/olde")], language: "en",
+                    authors: [Author(name: "Olde Author", url: "http://old.example.com/olde", email: "olde@example.com")], language: "en",
                     updated: Fixtures.date("2004-01-05T10:00:00Z")))
-        let olde = [Author(name: "Olde Author", url: "http://old.example.com/olde")]
+        // The page and the address both (the address was lost).
+        let olde = [Author(name: "Olde Author", url: "http://old.example.com/olde", email: "olde@example.com")]
         #expect(
             feed.items
                 == [

@@ -221,7 +221,7 @@ private struct ConfigurationBuilder {
         let email = keys["email"].flatMap { reader.string($0.value, "'author.email'") }
         let url = keys["url"].flatMap { reader.string($0.value, "'author.url'") }
         if name == nil { reader.fail(node, "'author' needs a 'name'") }
-        return Author(name: name, url: url ?? email.map { "mailto:" + $0 })
+        return Author(name: name, url: url ?? email.map { "mailto:" + $0 }, email: url == nil ? nil : email)
     }
 
     private func readDefaults(_ node: YAMLNode) -> Defaults {

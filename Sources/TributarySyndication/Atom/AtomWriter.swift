@@ -228,15 +228,11 @@ public struct AtomWriter: Sendable {
         xml.indent(indent)
         xml.raw("<author>\n")
         element("name", name, into: &xml, indent: indent + 1)
-        if let url = author.url, !url.isEmpty {
-            if url.lowercased().hasPrefix("mailto:") {
-                let address = String(url.dropFirst(7))
-                if AtomWriter.matchesSchemaPattern(address, around: "@") {
-                    element("email", address, into: &xml, indent: indent + 1)
-                }
-            } else {
-                element("uri", url, into: &xml, indent: indent + 1)
-            }
+        if let url = author.url, !url.isEmpty, !url.lowercased().hasPrefix("mailto:") {
+            element("uri", url, into: &xml, indent: indent + 1)
+        }
+        if let address = author.emailAddress, AtomWriter.matchesSchemaPattern(address, around: "@") {
+            element("email", address, into: &xml, indent: indent + 1)
         }
         xml.indent(indent)
         xml.raw("</author>\n")

@@ -327,7 +327,9 @@ final class FeedBuilder {
 
     private func finishPerson() {
         personDepth = 0
-        if person.url == nil, let email = personEmail, !email.isEmpty { person.url = "mailto:" + email }
+        if let email = personEmail, !email.isEmpty {
+            if person.url == nil { person.url = "mailto:" + email } else { person.email = email }
+        }
         if person.name == nil, let email = personEmail, !email.isEmpty { person.name = email }
         guard !person.isEmpty else { return }
         if personForItem {

@@ -96,6 +96,29 @@ struct RecordReplayTests {
         #expect(try folder.read("rec/notes.txt") == "mine")
     }
 
+    /// Recordings are fixtures, committed with the tests: a private feed's password and the session cookie the site set
+    /// stay out of them.
+    @Test func aRecordingKeepsNoPasswordOrCookie() async throws {
+        let live = try LoopbackServer()
+        defer { live.stop() }
+        let rss = "<rss version=\"2.0\"><channel><title>P</title><item><guid>1</guid><title>One</title></item></channel></rss>"
+        live.route(
+            "/private.xml",
+            .ok(body: Array(rss.utf8), contentType: "application/rss+xml", headers: [("Set-Cookie", "session=s3ss10n; HttpOnly")]))
+        let folder = try TemporaryDirectory()
+        let host = live.baseURL.replacingOccurrences(of: "http://", with: "")
+        _ = try folder.write(
+            "sources:\n  - {name: p, adapter: rss, url: \"http://reader:pa55@\(host)/private.xml?lang=zh\"}\n", to: "feeds.yaml")
+        let run = try await TributaryBinary.run(["record", "p", "-o", "rec"], in: folder.url.path)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(live.requests("/private.xml").first?.header("Authorization") != nil, "the password was used")
+        let saved = try folder.read("rec/exchanges.json")
+        #expect(!saved.contains("pa55") && !saved.contains("reader") && !saved.contains("s3ss10n"), "\(saved)")
+        let recording = try Recording.read(from: folder.url.appendingPathComponent("rec"))
+        #expect(recording.exchanges.map(\.url) == [live.url("/private.xml?lang=zh")])
+        #expect(recording.exchanges.first?.headers.contains(HTTPHeader("Content-Type", "application/rss+xml")) == true)
+    }
+
     @Test func aRequestTheRecordingDoesNotHoldIs404() async throws {
         let server = try LoopbackServer()
         server.replay(

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TributaryModel
 
 /// A fetcher that passes every request to another and keeps each exchange, for
 /// `tributary record`.
@@ -15,9 +16,12 @@ public final class RecordingFetcher: Fetcher {
 
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         let response = try await inner.fetch(request)
+        // Recordings are fixtures, committed with the tests: the user name and password of the URL and the session
+        // cookies the site set stay out (replaying needs neither: it matches the path and the query).
+        let url = request.url.absoluteString
         let exchange = Recording.Exchange(
-            method: request.method, url: request.url.absoluteString, status: response.status, headers: response.headers,
-            body: response.body)
+            method: request.method, url: WebLink.removingUserInformation(url) ?? url, status: response.status,
+            headers: response.headers.filter { $0.name.lowercased() != "set-cookie" }, body: response.body)
         recorded.withLock { $0.append(exchange) }
         return response
     }

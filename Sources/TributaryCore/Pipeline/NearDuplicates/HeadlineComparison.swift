@@ -164,14 +164,15 @@ enum HeadlineComparison {
         var down: UInt16 = 0
         /// Whether there is a negation.
         var negation = false
-        /// The members of exclusive sets: bit `8 × set + member`.
-        var members: UInt64 = 0
+        /// The members of exclusive sets: bit `8 × set + member` (``HeadlineLexicon/exclusiveSets`` holds at most 16
+        /// sets of at most 8 members).
+        var members: UInt128 = 0
 
         mutating func add(_ entry: HeadlineLexicon.Entry) {
             up |= entry.up
             down |= entry.down
             negation = negation || entry.isNegation
-            if entry.exclusiveSet != 0 { members |= 1 << (UInt64(entry.exclusiveSet - 1) * 8 + UInt64(entry.exclusiveMember)) }
+            if entry.exclusiveSet != 0 { members |= 1 << (UInt128(entry.exclusiveSet - 1) * 8 + UInt128(entry.exclusiveMember)) }
         }
     }
 
@@ -211,12 +212,12 @@ enum HeadlineComparison {
 
     /// Whether a member in `own` (the members only one headline has) is missing from `other` (every member of the
     /// other headline) while `other` has another member of its set.
-    private static func excludes(_ own: UInt64, _ other: UInt64) -> Bool {
+    private static func excludes(_ own: UInt128, _ other: UInt128) -> Bool {
         var remaining = own
         while remaining != 0 {
             let bit = remaining & (~remaining &+ 1)
             remaining &= remaining - 1
-            let set = UInt64(0xFF) << (UInt64(bit.trailingZeroBitCount) / 8 * 8)
+            let set = UInt128(0xFF) << (bit.trailingZeroBitCount / 8 * 8)
             if other & bit == 0 && other & set & ~bit != 0 { return true }
         }
         return false

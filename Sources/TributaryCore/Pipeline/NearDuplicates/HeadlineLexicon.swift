@@ -57,6 +57,21 @@ enum HeadlineLexicon {
             up: ["arrest", "arrests", "arrested", "detain", "detains", "detained", "逮捕", "拘留"],
             down: ["release", "releases", "released", "frees", "freed", "释放"]
         ),
+        // A warning, a ban, sanctions: put in place or taken away.
+        (
+            up: [
+                "issue", "issues", "issued", "impose", "imposes", "imposed", "declare", "declares", "declared", "发布", "发出",
+                "实行",
+            ],
+            down: [
+                "lift", "lifts", "lifted", "withdraw", "withdraws", "withdrew", "cancel", "cancels", "cancelled", "canceled",
+                "取消", "解除",
+            ]
+        ),
+        (
+            up: ["open", "opens", "opened", "reopen", "reopens", "reopened", "开放", "开通"],
+            down: ["closes", "closed", "shut", "shuts", "shutters", "关闭", "停运"]
+        ),
     ]
 
     // MARK: Negations
@@ -66,8 +81,8 @@ enum HeadlineLexicon {
     /// `加征关税` / `暂停加征关税`). `no` is left out (`No. 1`), and so are 未 and 无 alone (`未来`, `无人机`).
     static let negationWords = [
         "not", "never", "cannot", "cant", "dont", "doesnt", "didnt", "wont", "isnt", "arent", "wasnt", "werent",
-        "hasnt", "havent", "wouldnt", "couldnt", "shouldnt", "不", "没", "勿", "未能", "尚未", "并未", "暂停", "叫停",
-        "推迟", "撤回",
+        "hasnt", "havent", "wouldnt", "couldnt", "shouldnt", "without", "不", "没", "勿", "未能", "尚未", "并未", "暂停",
+        "叫停", "推迟", "撤回",
     ]
 
     // MARK: Exclusive sets
@@ -82,6 +97,13 @@ enum HeadlineLexicon {
         [["red", "红"], ["orange", "橙"], ["amber"], ["yellow", "黄"], ["blue", "蓝"]],
         [["import", "imports", "进口"], ["export", "exports", "出口"]],
         [["physics", "物理"], ["chemistry", "化学"], ["medicine", "医学"], ["literature", "文学"], ["peace", "和平"]],
+        // A rate decision: held, cut or raised.
+        [["hold", "holds", "held", "unchanged", "不变"], ["cut", "cuts", "降息"], ["raise", "raises", "hike", "hikes", "加息"]],
+        [["boy", "boys", "男孩", "男童"], ["girl", "girls", "女孩", "女童"]],
+        [["主场"], ["客场"]],
+        [["winter", "冬季", "寒假", "冬奥"], ["summer", "夏季", "暑假", "夏奥"], ["spring", "春季", "春节"], ["autumn", "秋季"]],
+        [["first", "一季度"], ["second", "二季度"], ["third", "三季度"], ["fourth", "四季度"]],
+        [["澳网"], ["法网"], ["温网"], ["美网"]],
     ]
 
     // MARK: Places
@@ -96,7 +118,9 @@ enum HeadlineLexicon {
             "中国", "美国", "日本", "韩国", "朝鲜", "英国", "法国", "德国", "俄罗斯", "意大利", "西班牙", "葡萄牙", "荷兰",
             "比利时", "瑞士", "瑞典", "挪威", "丹麦", "芬兰", "波兰", "乌克兰", "土耳其", "伊朗", "伊拉克", "以色列", "沙特",
             "埃及", "印度", "巴基斯坦", "越南", "泰国", "新加坡", "马来西亚", "印尼", "菲律宾", "澳大利亚", "新西兰",
-            "加拿大", "墨西哥", "巴西", "阿根廷", "智利", "南非",
+            "加拿大", "墨西哥", "巴西", "阿根廷", "智利", "南非", "缅甸", "老挝", "柬埔寨", "蒙古国", "哈萨克斯坦", "阿富汗",
+            "叙利亚", "黎巴嫩", "约旦", "卡塔尔", "阿联酋", "希腊", "奥地利", "匈牙利", "捷克", "罗马尼亚", "爱尔兰", "冰岛",
+            "尼日利亚", "肯尼亚", "埃塞俄比亚", "秘鲁", "哥伦比亚", "委内瑞拉", "古巴",
         ],
         [
             "广东", "江苏", "浙江", "山东", "河南", "河北", "湖北", "湖南", "四川", "福建", "安徽", "江西", "广西", "云南",
@@ -107,7 +131,12 @@ enum HeadlineLexicon {
             "北京", "上海", "天津", "重庆", "广州", "深圳", "杭州", "南京", "武汉", "成都", "西安", "长沙", "郑州", "济南",
             "青岛", "沈阳", "大连", "哈尔滨", "长春", "石家庄", "太原", "合肥", "福州", "厦门", "南昌", "南宁", "海口",
             "贵阳", "昆明", "拉萨", "兰州", "西宁", "银川", "乌鲁木齐", "呼和浩特", "苏州", "宁波", "无锡", "东莞", "佛山",
-            "台北",
+            "台北", "珠海", "汕头", "中山", "惠州", "温州", "绍兴", "嘉兴", "台州", "金华", "徐州", "常州", "南通", "扬州",
+            "烟台", "潍坊", "临沂", "洛阳", "宜昌", "襄阳", "岳阳", "株洲", "衡阳", "桂林", "柳州", "三亚", "绵阳",
+            "宜宾", "雅安", "泸州", "乐山", "遵义", "丽江", "延安", "宝鸡", "咸阳", "天水", "唐山", "保定", "邯郸",
+            "秦皇岛", "包头", "鄂尔多斯", "鞍山", "抚顺", "丹东", "齐齐哈尔", "芜湖", "蚌埠", "泉州", "漳州",
+            "莆田", "赣州", "九江", "景德镇", "喀什", "东京", "大阪", "首尔", "伦敦", "巴黎", "柏林", "纽约", "洛杉矶",
+            "莫斯科", "悉尼",
         ],
     ]
 
@@ -158,6 +187,8 @@ enum HeadlineLexicon {
 
     /// Everything the lexicon knows, by key: one lookup per token or pair of tokens.
     static let entries: [UInt64: Entry] = {
+        // The comparison keeps these in bit sets: an axis a bit of 16, a set 8 bits of 128.
+        precondition(axes.count <= 16 && exclusiveSets.count <= 16 && exclusiveSets.allSatisfy { $0.count <= 8 })
         var entries: [UInt64: Entry] = [:]
         for (axis, words) in axes.enumerated() {
             let bit = UInt16(1) << UInt16(axis)

@@ -60,6 +60,17 @@ struct HTMLSanitizerRobustnessTests {
         #expect(HTMLSanitizerOutputShape.depth(of: output) == 100)
     }
 
+    @Test func textBeyondTheDepthLimitIsKeptWithoutItsMarkup() {
+        let deep = String(repeating: "<div>", count: 1_000) + "deep &amp; <i>text</i>" + String(repeating: "</div>", count: 1_000)
+        let html = "<p>before</p>" + deep + "<script>hidden()</script><!-- note --><p>after &lt;3</p>"
+        let output = Self.sanitizer.sanitize(html)
+        #expect(HTMLSanitizerOutputShape.problem(in: output) == nil)
+        #expect(HTMLSanitizerOutputShape.depth(of: output) == 100)
+        #expect(output.contains("deep &amp; text after &lt;3"))
+        #expect(!output.contains("hidden") && !output.contains("note"))
+        #expect(HTMLSanitizer.plainText(fromHTML: html) == "before deep & text after <3")
+    }
+
     @Test func unclosedTagsAreClosed() {
         #expect(
             Self.sanitizer.sanitize("<table><tr><td><ul><li><blockquote><pre>x")

@@ -25,11 +25,13 @@ enum HTMLSAXParser {
         return true
     }()
 
-    /// How many elements may be open in libxml2 before the parse stops (what came before is
-    /// kept). libxml2 looks a stray end tag up through all open elements, so input that opens
-    /// thousands of elements and then repeats stray end tags costs time quadratic in its length;
-    /// this bounds it (about half a second for a megabyte of such input). Real content does not
-    /// nest this deep, unclosed inline tags included.
+    /// How many elements may be open in libxml2 before the parse stops. libxml2 looks a stray
+    /// end tag up through all open elements, so input that opens thousands of elements and then
+    /// repeats stray end tags costs time quadratic in its length; this bounds it (about half a
+    /// second for a megabyte of such input). Real content does not nest this deep, unclosed
+    /// inline tags included. What came before is kept, and the text of the rest arrives as one
+    /// run of characters in the innermost element (``textAfterStop(_:)``): the markup is lost,
+    /// the words are not.
     static let maximumDepth = 512
 
     /// The prefix that opens the body the fragment lives in.
@@ -221,7 +223,49 @@ enum HTMLSAXParser {
             // Without this libxml2 guesses, and falls back to ISO-8859-1 at the first non-ASCII byte.
             _ = xmlSwitchEncoding(parser, XML_CHAR_ENCODING_UTF8)
             _ = htmlParseDocument(parser)
+            if box.stopped, let offset = box.stopOffset, offset < bytes.count {
+                var text = textAfterStop(UnsafeBufferPointer(rebasing: bytes[offset...]))
+                if !text.isEmpty { text.withUTF8 { box.sink.characters($0) } }
+            }
         }
+    }
+
+    /// The text of the input left when the parse stopped (at the `>` of the start tag that went
+    /// too deep): tags, comments and the contents of `script` and `style` removed, references
+    /// decoded, whitespace collapsed, and a space before it to part it from the text before.
+    /// Empty when no text is left.
+    static func textAfterStop(_ input: UnsafeBufferPointer<UInt8>) -> String {
+        var kept: [UInt8] = []
+        var index = input.first == UInt8(ascii: ">") ? 1 : has("/>", in: input, at: 0) ? 2 : 0
+        while index < input.count {
+            let byte = input[index]
+            guard byte == UInt8(ascii: "<"), index + 1 < input.count else {
+                kept.append(byte)
+                index += 1
+                continue
+            }
+            let next = input[index + 1]
+            guard ByteScan.isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") || next == UInt8(ascii: "?")
+            else {
+                kept.append(byte)
+                index += 1
+                continue
+            }
+            if has("<!--", in: input, at: index) {
+                index = end(of: "-->", in: input, from: index + 4)
+            } else if has("<script", in: input, at: index) {
+                index = end(of: "</script", in: input, from: index + 7)
+                index = end(of: ">", in: input, from: index)
+            } else if has("<style", in: input, at: index) {
+                index = end(of: "</style", in: input, from: index + 6)
+                index = end(of: ">", in: input, from: index)
+            } else {
+                index = end(of: ">", in: input, from: index + 1)
+            }
+            kept.append(UInt8(ascii: " "))
+        }
+        let text = HTMLText.collapseWhitespace(HTMLText.decodeEntities(String(decoding: kept, as: UTF8.self)))
+        return text.isEmpty ? "" : " " + text
     }
 
     /// A handler with element and text callbacks only; built per parse because a shared C struct
@@ -235,6 +279,9 @@ enum HTMLSAXParser {
             if let parser = box.parser, parser.pointee.nameNr > HTMLSAXParser.maximumDepth {
                 // libxml2 still reports the end of every open element; those are not passed on.
                 box.stopped = true
+                if let input = parser.pointee.input, let base = input.pointee.base, let cursor = input.pointee.cur {
+                    box.stopOffset = Int(input.pointee.consumed) + (cursor - base)
+                }
                 xmlStopParser(parser)
                 return
             }
@@ -264,6 +311,8 @@ private final class HTMLSAXSinkBox {
     var parser: htmlParserCtxtPtr?
     /// The parse was stopped; later events are dropped.
     var stopped = false
+    /// Where in the input the parse was stopped.
+    var stopOffset: Int?
 
     init(_ sink: any HTMLSAXSink) {
         self.sink = sink

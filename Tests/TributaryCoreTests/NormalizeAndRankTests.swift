@@ -8,7 +8,8 @@ import TributaryModel
 struct CanonicalURLTests {
     @Test(arguments: [
         ("https://Example.ORG:443/a/?utm_source=x&b=2&a=1#frag", "//example.org/a?a=1&b=2"),
-        ("http://example.org/a?fbclid=1&gclid=2&spm=3&from=4&share_token=5", "//example.org/a"),
+        ("http://example.org/a?fbclid=1&gclid=2&spm=3&from=timeline&share_token=5", "//example.org/a"),
+        ("https://example.org/search?from=20&q=x", "//example.org/search?from=20&q=x"),
         ("https://www.example.org/a", "//example.org/a"),
         ("https://example.org:8443/a", "//example.org:8443/a"),
         ("https://xn--fiqs8s.example/新闻", "//中国.example/%E6%96%B0%E9%97%BB"),
@@ -28,6 +29,16 @@ struct CanonicalURLTests {
         ("https://example.org/a?utm_source=x", "https://example.org/a"),
         ("https://example.org/a?ref=keep", "https://example.org/a?ref=keep"),
         ("https://example.org/a?mine=1&x=2", "https://example.org/a?x=2"),
+        // `from` names where a link was shared, or is a real parameter.
+        (
+            "https://mp.weixin.example/s?__biz=M&mid=2&from=singlemessage&isappinstalled=0",
+            "https://mp.weixin.example/s?__biz=M&mid=2&isappinstalled=0"
+        ),
+        ("https://news.example/a.html?from=RSS", "https://news.example/a.html"),
+        ("https://dict.example/translate?from=en&to=zh", "https://dict.example/translate?from=en&to=zh"),
+        ("https://example.org/list?from=20", "https://example.org/list?from=20"),
+        ("https://例子.example/a?from=timeline&b=2", "https://例子.example/a?b=2"),
+        ("https://例子.example/a?from=2024-01-01", "https://例子.example/a?from=2024-01-01"),
     ])
     func cleanLinksLoseOnlyTrackers(_ url: String, _ clean: String) {
         #expect(CanonicalURL(extra: ["mine"]).clean(url) == clean)

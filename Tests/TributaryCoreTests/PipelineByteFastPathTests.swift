@@ -240,7 +240,7 @@ struct PipelineByteFastPathTests {
             "utm_source", "UTM_Medium", "utm_", "utm", "fbclid", "FBCLID", "spm", "from", "From", "share_token", "share_id", "page", "id",
             "a", "b", "", "%75tm_source", "x%20y", "wt.mc_id", "si",
         ]
-        let values = ["", "1", "2", "rss", "a=b", "x%41", "=", "v"]
+        let values = ["", "1", "2", "rss", "a=b", "x%41", "=", "v", "timeline", "Weixin", "rss=1"]
         return (0..<count).map { _ in
             var link = generator.pick(schemes) + generator.pick(hosts) + generator.pick(ports) + generator.pick(paths)
             let items = generator.below(5)

@@ -12,6 +12,7 @@ struct PipelineFastPathTests {
         "canonical keys read by bytes equal those URLComponents gives",
         arguments: [
             "https://Example.ORG:443/a/?utm_source=x&b=2&a=1#frag", "http://example.org/a?fbclid=1&gclid=2&spm=3&from=4&share_token=5",
+            "https://example.org/a?from=timeline&b=1", "https://example.org/a?FROM=Feed", "https://example.org/a?=from=rss&c",
             "https://www.example.org/a", "https://example.org:8443/a", "HTTP://WWW.Example.org:80/", "https://example.org",
             "https://example.org?b=2&a=1", "https://example.org/a//?a=1&&b&=x&c==d", "https://example.org/%E6%96%B0?q=%41&%75tm_source=1",
             "https://example.org/a?page=2&utm_medium=feed#x", "https://example.org/path;params/(x)!$'*+,:=?a=b/c?d",
@@ -33,6 +34,8 @@ struct PipelineFastPathTests {
             ("https://example.org/a?=utm_source&x=1", "https://example.org/a?x=1"),
             ("https://example.org/a?%75tm_source=1&b", "https://example.org/a?b"),
             ("https://example.org/a?a=1&&spm=2", "https://example.org/a?a=1"),
+            ("https://example.org/a?from=weixin&from=3", "https://example.org/a?from=3"),
+            ("https://example.org/a?=from=rss&c", "https://example.org/a?c"),
             ("https://例子.example/a?utm_source=1&b=2", "https://例子.example/a?b=2"),
         ])
     func cleanLinks(_ url: String, _ clean: String) {

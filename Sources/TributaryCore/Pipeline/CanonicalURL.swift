@@ -8,8 +8,16 @@ import TributaryModel
 public struct CanonicalURL: Sendable {
     /// Query parameters that only track where a click came from.
     public static let defaultTrackingParameters: Set<String> = [
-        "fbclid", "gclid", "dclid", "msclkid", "yclid", "mc_cid", "mc_eid", "igshid", "spm", "from", "share_token",
+        "fbclid", "gclid", "dclid", "msclkid", "yclid", "mc_cid", "mc_eid", "igshid", "spm", "share_token",
         "share_source", "share_medium", "scm", "ref_src", "_hsenc", "_hsmi", "wt.mc_id", "si",
+    ]
+
+    /// The values of `from` that name where a link was shared or read (WeChat's `from=timeline`, `from=singlemessage`,
+    /// a feed's `from=rss`). `from` with any other value stays: it is a real parameter too (`?from=20`,
+    /// `translate?from=en&to=zh`). Naming `from` in ``trackingParameters`` drops it whatever its value.
+    public static let sharedFromValues: Set<String> = [
+        "timeline", "singlemessage", "groupmessage", "message", "session", "share", "weixin", "wechat", "qq", "qzone",
+        "weibo", "toutiao", "rss", "feed", "atom", "copylink", "copy_link",
     ]
 
     /// The parameter names dropped (compared lower-cased); `utm_*` always is.
@@ -132,8 +140,8 @@ public struct CanonicalURL: Sendable {
                 let nameEnd = bytes[nameStart..<itemEnd].firstIndex(of: 0x3D) ?? itemEnd
                 let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd])
                 if name.contains(0x25) { return false }
-                if !trackingNames.contains(name) {
-                    let valueStart = nameEnd < itemEnd ? nameEnd + 1 : itemEnd
+                let valueStart = nameEnd < itemEnd ? nameEnd + 1 : itemEnd
+                if !trackingNames.contains(name, value: UnsafeBufferPointer(rebasing: bytes[valueStart..<itemEnd])) {
                     kept.append((index..<itemEnd, nameStart..<nameEnd, valueStart..<itemEnd))
                 }
             }
@@ -185,7 +193,9 @@ public struct CanonicalURL: Sendable {
         var path = parts.path
         while path.hasSuffix("/") { path.removeLast() }
         key += path
-        let query = parts.query.filter { !isTracking($0.name) }.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+        let query = parts.query.filter { !isTracking($0.name, value: $0.value) }.sorted {
+            ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "")
+        }
         if !query.isEmpty { key += "?" + query.map(\.text).joined(separator: "&") }
         return key
     }
@@ -197,8 +207,10 @@ public struct CanonicalURL: Sendable {
         let fragmentStart = text[question...].firstIndex(of: "#") ?? text.endIndex
         let items = text[text.index(after: question)..<fragmentStart].split(separator: "&", omittingEmptySubsequences: true)
         let kept = items.filter { item in
-            let name = item.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            return !isTracking(name.utf8.contains(0x25) ? name.removingPercentEncoding ?? name : name)
+            let parts = item.drop { $0 == "=" }.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = parts.first.map(String.init) ?? ""
+            let value = parts.count > 1 ? String(parts[1]) : nil
+            return !isTracking(name.utf8.contains(0x25) ? name.removingPercentEncoding ?? name : name, value: value)
         }
         guard kept.count != items.count else { return text }
         let base = String(text[..<question])
@@ -260,7 +272,7 @@ public struct CanonicalURL: Sendable {
         let end = item[start...].firstIndex(of: 0x3D) ?? item.count
         let name = UnsafeBufferPointer(rebasing: item[start..<end])
         if name.contains(0x25) { return nil }
-        return trackingNames.contains(name)
+        return trackingNames.contains(name, value: UnsafeBufferPointer(rebasing: item[min(end + 1, item.count)...]))
     }
 
     /// ``clean(_:)`` for an ASCII link, through strings (for names with `%`, and to check the byte path against).
@@ -270,8 +282,10 @@ public struct CanonicalURL: Sendable {
         let fragmentStart = utf8[question...].firstIndex(of: 0x23) ?? utf8.endIndex
         let items = utf8[utf8.index(after: question)..<fragmentStart].split(separator: 0x26)
         let kept = items.filter { item in
-            let name = item.split(separator: 0x3D, maxSplits: 1).first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-            return !isTracking(name.utf8.contains(0x25) ? name.removingPercentEncoding ?? name : name)
+            let parts = item.drop { $0 == 0x3D }.split(separator: 0x3D, maxSplits: 1, omittingEmptySubsequences: false)
+            let name = parts.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let value = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : nil
+            return !isTracking(name.utf8.contains(0x25) ? name.removingPercentEncoding ?? name : name, value: value)
         }
         guard kept.count != items.count else { return text }
         let base = String(decoding: utf8[..<question], as: UTF8.self)
@@ -280,9 +294,11 @@ public struct CanonicalURL: Sendable {
         return base + (kept.isEmpty ? "" : "?" + query) + fragment
     }
 
-    private func isTracking(_ name: String) -> Bool {
+    private func isTracking(_ name: String, value: String?) -> Bool {
         let lowered = name.lowercased()
-        return lowered.hasPrefix("utm_") || trackingParameters.contains(lowered)
+        if lowered.hasPrefix("utm_") || trackingParameters.contains(lowered) { return true }
+        guard lowered == "from", let value else { return false }
+        return Self.sharedFromValues.contains(value.lowercased())
     }
 
     /// The parameter names of ``trackingParameters`` as ASCII bytes by length, for comparing a name without making a
@@ -306,8 +322,10 @@ public struct CanonicalURL: Sendable {
             }
         }
 
-        /// Whether the ASCII `name`, lower-cased, begins with `utm_` or is one of the names: ``isTracking(_:)``.
-        func contains(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        /// Whether the ASCII `name`, lower-cased, begins with `utm_` or is one of the names, or is `from` with one of
+        /// ``CanonicalURL/sharedFromValues``: ``isTracking(_:value:)``.
+        func contains(_ name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+            if isShareMarker(name, value) { return true }
             if name.count >= 4 && ByteSearch.lowerASCII(name[0]) == 0x75 && ByteSearch.lowerASCII(name[1]) == 0x74
                 && ByteSearch.lowerASCII(name[2]) == 0x6D && name[3] == 0x5F
             {
@@ -317,6 +335,14 @@ public struct CanonicalURL: Sendable {
             return byLength[name.count].contains { candidate in
                 candidate.withUnsafeBufferPointer { ByteSearch.hasPrefixLowercased(name, $0) }
             }
+        }
+
+        private static let from: [UInt8] = Array("from".utf8)
+
+        private func isShareMarker(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard name.count == 4, value.count <= 16, Self.from.withUnsafeBufferPointer({ ByteSearch.hasPrefixLowercased(name, $0) })
+            else { return false }
+            return CanonicalURL.sharedFromValues.contains(String(decoding: value, as: UTF8.self).lowercased())
         }
     }
 

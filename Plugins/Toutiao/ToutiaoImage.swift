@@ -48,6 +48,15 @@ enum ToutiaoImage {
         return types.first { path.hasSuffix($0.suffix) }?.type ?? ""
     }
 
+    /// The MIME type of a picture: the one its extension names, else `image/jpeg`. Readers show an attachment as a
+    /// picture by its `image/` type, and without one the outputs would say `application/octet-stream`. Toutiao's
+    /// image servers answer an extensionless URL with JPEG or, to clients that ask for it, WebP (the 2016 app,
+    /// without a WebP decoder, loaded them: quirk 4 of source-apis.md §2.8).
+    static func pictureType(of url: String) -> String {
+        let type = mimeType(of: url)
+        return type.isEmpty ? "image/jpeg" : type
+    }
+
     private static func path(of url: String) -> Substring {
         url.prefix { $0 != "?" && $0 != "#" }
     }

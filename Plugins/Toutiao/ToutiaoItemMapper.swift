@@ -38,7 +38,7 @@ struct ToutiaoItemMapper: Sendable {
         item.authors = Self.author(content).map { [$0] } ?? []
         item.published = Self.published(content)
         item.tags = Self.tags(content["keywords"]?.string ?? "")
-        item.attachments = Self.videos(content) + pictures.images.map { Attachment(url: $0, mimeType: ToutiaoImage.mimeType(of: $0)) }
+        item.attachments = Self.videos(content) + pictures.images.map { Attachment(url: $0, mimeType: ToutiaoImage.pictureType(of: $0)) }
         item.metrics = Self.metrics(content)
         item.extras = extras(content, kind: kind, layout: pictures.layout, url: url)
         return item

@@ -44,7 +44,7 @@ struct ToutiaoAdapterTests {
         let video = Item(
             id: "6350155554321098765", source: "toutiao", url: "http://toutiao.com/group/6350155554321098765/",
             title: "小伙街头弹唱《成都》，路人纷纷驻足", image: poster, authors: [Author(name: "音乐现场", avatar: Self.avatar)],
-            published: Date(timeIntervalSince1970: 1_478_811_400), attachments: [Attachment(url: poster)],
+            published: Date(timeIntervalSince1970: 1_478_811_400), attachments: [Attachment(url: poster, mimeType: "image/jpeg")],
             metrics: ["comments": 0, "likes": 0, "dislikes": 0, "reads": 1024, "saves": 3],
             extras: [
                 "layout": .string("video"), "kind": .string("video"), "pinned": .bool(false), "ad": .bool(false),
@@ -85,7 +85,7 @@ struct ToutiaoAdapterTests {
                     title: "陈翔六点半：蘑菇头新提玛莎拉蒂2018款", summary: "陈翔六点半：蘑菇头新提玛莎拉蒂2018款", image: poster,
                     authors: [Author(name: "爆笑风云", avatar: "http://p3.pstatp.com/large/13540016473c776259a0")],
                     published: Date(timeIntervalSince1970: 1_502_906_934), tags: ["蘑菇头", "陈翔", "玛莎拉蒂"],
-                    attachments: [Attachment(url: poster)],
+                    attachments: [Attachment(url: poster, mimeType: "image/jpeg")],
                     metrics: ["comments": 22, "likes": 269, "dislikes": 47, "reads": 131_615, "shares": 180, "saves": 511],
                     extras: [
                         "layout": .string("video"), "kind": .string("video"), "pinned": .bool(false), "ad": .bool(false),

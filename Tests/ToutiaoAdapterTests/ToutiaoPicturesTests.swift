@@ -117,5 +117,6 @@ struct ToutiaoPicturesTests {
         ])
     func mimeTypesFromExtensions(_ url: String, _ type: String) {
         #expect(ToutiaoImage.mimeType(of: url) == type)
+        #expect(ToutiaoImage.pictureType(of: url) == (type.isEmpty ? "image/jpeg" : type), "a picture always has an image type")
     }
 }

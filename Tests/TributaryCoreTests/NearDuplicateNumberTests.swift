@@ -108,6 +108,13 @@ struct NearDuplicateNumberTests {
         ("铁路部门暑假运输方案出炉", "铁路部门寒假运输方案出炉", .exclusiveWords),
         ("郑钦文晋级澳网八强", "郑钦文晋级美网八强", .exclusiveWords),
         ("四川雅安发生4.5级地震 暂无人员伤亡", "四川宜宾发生4.5级地震 暂无人员伤亡", .differentPlaces),
+        ("Court grants asylum to Russian journalist", "Court denies asylum to Russian journalist", .oppositeDirection),
+        ("离岸人民币对美元汇率盘中调升300点", "离岸人民币对美元汇率盘中调贬300点", .oppositeDirection),
+        ("Economists say a recession is likely in Germany", "Economists say a recession is unlikely in Germany", .negation),
+        ("Climber found alive two days after K2 avalanche", "Climber found dead two days after K2 avalanche", .exclusiveWords),
+        ("Heavy snow closes roads in northern Italy", "Heavy snow closes roads in southern Italy", .exclusiveWords),
+        ("国乒男团3比0横扫日本晋级决赛", "国乒女团3比0横扫日本晋级决赛", .exclusiveWords),
+        ("国足晋级亚洲杯八强", "国足晋级亚洲杯四强", .numbers),
         // Not vetoed: the same numbers written differently, an added number, an edited headline.
         ("Two killed in shooting at Texas mall", "2 killed in shooting at Texas mall", nil),
         ("中国女排3:0横扫日本队，提前晋级", "中国女排3比0横扫日本队 提前晋级", nil),

@@ -31,19 +31,20 @@ enum HeadlineLexicon {
                 "plunges", "drop", "drops", "dropped", "slide", "slides", "slump", "slumps", "tumble", "tumbles",
                 "sink", "sinks", "sank", "shrink", "shrinks", "contract", "contracts", "cut", "cuts", "decrease",
                 "decreases", "decline", "declines", "lower", "low", "dip", "dips", "slip", "slips", "miss", "misses",
-                "weaken", "weakens", "跌", "降", "减", "低", "亏", "输", "负", "落", "贬值",
+                "weaken", "weakens", "跌", "降", "减", "低", "亏", "输", "负", "落", "贬", "贬值",
             ]
         ),
         (
             up: [
                 "pass", "passes", "passed", "approve", "approves", "approved", "accept", "accepts", "accepted", "sign",
                 "signs", "signed", "adopt", "adopts", "adopted", "confirm", "confirms", "confirmed", "agree", "agrees",
-                "agreed", "uphold", "upholds", "upheld", "allow", "allows", "allowed", "批准", "通过", "支持", "同意",
+                "agreed", "uphold", "upholds", "upheld", "allow", "allows", "allowed", "grant", "grants", "granted",
+                "批准", "通过", "支持", "同意",
                 "实施", "启动", "维持",
             ],
             down: [
                 "reject", "rejects", "rejected", "block", "blocks", "blocked", "veto", "vetoes", "vetoed", "deny",
-                "denies", "overturn", "overturns", "overturned", "strike", "strikes", "struck", "scrap", "scraps",
+                "denies", "denied", "overturn", "overturns", "overturned", "strike", "strikes", "struck", "scrap", "scraps",
                 "否决", "驳回", "反对", "拒绝", "解除", "撤销", "推翻",
             ]
         ),
@@ -81,7 +82,7 @@ enum HeadlineLexicon {
     /// `加征关税` / `暂停加征关税`). `no` is left out (`No. 1`), and so are 未 and 无 alone (`未来`, `无人机`).
     static let negationWords = [
         "not", "never", "cannot", "cant", "dont", "doesnt", "didnt", "wont", "isnt", "arent", "wasnt", "werent",
-        "hasnt", "havent", "wouldnt", "couldnt", "shouldnt", "without", "不", "没", "勿", "未能", "尚未", "并未", "暂停",
+        "hasnt", "havent", "wouldnt", "couldnt", "shouldnt", "without", "unlikely", "不", "没", "勿", "未能", "尚未", "并未", "暂停",
         "叫停", "推迟", "撤回",
     ]
 
@@ -93,7 +94,7 @@ enum HeadlineLexicon {
     static let exclusiveSets: [[[String]]] = [
         [["semifinal", "semifinals", "semi", "半"], ["quarterfinal", "quarterfinals"], ["final", "finals", "决赛"]],
         // Teams and events, not people: `man` / `woman` and `男子` / `女子` are often the two people of one story.
-        [["men", "男排", "男足", "男篮", "男单", "男双"], ["women", "女排", "女足", "女篮", "女单", "女双"]],
+        [["men", "男排", "男足", "男篮", "男单", "男双", "男团"], ["women", "女排", "女足", "女篮", "女单", "女双", "女团"]],
         [["red", "红"], ["orange", "橙"], ["amber"], ["yellow", "黄"], ["blue", "蓝"]],
         [["import", "imports", "进口"], ["export", "exports", "出口"]],
         [["physics", "物理"], ["chemistry", "化学"], ["medicine", "医学"], ["literature", "文学"], ["peace", "和平"]],
@@ -104,6 +105,8 @@ enum HeadlineLexicon {
         [["winter", "冬季", "寒假", "冬奥"], ["summer", "夏季", "暑假", "夏奥"], ["spring", "春季", "春节"], ["autumn", "秋季"]],
         [["first", "一季度"], ["second", "二季度"], ["third", "三季度"], ["fourth", "四季度"]],
         [["澳网"], ["法网"], ["温网"], ["美网"]],
+        [["alive", "survive", "survives", "survived", "生还", "获救"], ["dead", "遇难", "身亡"]],
+        [["east", "eastern", "东部"], ["west", "western", "西部"], ["north", "northern", "北部"], ["south", "southern", "南部"]],
     ]
 
     // MARK: Places

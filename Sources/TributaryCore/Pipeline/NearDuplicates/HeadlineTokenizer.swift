@@ -519,7 +519,7 @@ enum ChineseCharacters {
     /// Grammatical particles that editors add or drop without changing the story: 的 了 着 啦 吗 呢 吧 啊 呀.
     static let particles = "的了着啦吗呢吧啊呀"
     /// Counters and units that make a preceding numeral a number.
-    static let counters = "号届次期年月日天个人名季倍家项条款架艘辆元岁级轮场局周点分秒批台位座部集章版代颗枚套份件层成小审"
+    static let counters = "号届次期年月日天个人名季倍家项条款架艘辆元岁级轮场局周点分秒批台位座部集章版代颗枚套份件层成小审强"
     /// Numerals: 〇 零 一 二 两 三 四 五 六 七 八 九 十 百 千.
     static let numerals = "〇零一二两三四五六七八九十百千"
 

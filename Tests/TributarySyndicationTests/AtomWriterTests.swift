@@ -363,6 +363,19 @@ struct AtomWriterTests {
                 categories: ["\"quoted\"", "rock & roll", "it's", "<tag>", "tab\there\nnewline", "中文"], source: ["title": "unlisted"])),
     ]
 
+    @Test(
+        "an entry's alternate link says text/html unless its path ends in a file's extension",
+        arguments: [
+            ("https://example.com/a", true), ("https://example.com", true), ("https://example.com/a.html?x=1", true),
+            ("https://github.com/vercel/next.js", true), ("https://example.com/linux-6.10", true),
+            ("https://example.com/report.PDF", false), ("https://example.com/ep/42.mp3?dl=1#t=10", false),
+            ("https://example.com/a.pdf/view", true),
+        ])
+    func alternateLinkType(_ url: String, _ isPage: Bool) throws {
+        let links = try #require(Self.entries([Item(id: "1", source: "news", url: url, title: "t")]).first).links
+        #expect(links == [isPage ? Self.alternate(url) : ["rel": "alternate", "href": url]])
+    }
+
     @Test("entries read back with what the item said", arguments: entryCases)
     func entryContent(_ testCase: EntryCase) throws {
         let entries = try Self.entries([testCase.item])

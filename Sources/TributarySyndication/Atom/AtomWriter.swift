@@ -132,7 +132,7 @@ public struct AtomWriter: Sendable {
             person(author, into: &xml, indent: 2)
         }
         if let url = item.url, !url.isEmpty {
-            xml.raw("    <link rel=\"alternate\" type=\"text/html\"")
+            xml.raw(Self.isWebPage(url) ? "    <link rel=\"alternate\" type=\"text/html\"" : "    <link rel=\"alternate\"")
             xml.attribute("href", url)
             xml.raw("/>\n")
         }
@@ -268,6 +268,22 @@ public struct AtomWriter: Sendable {
     static func qualifiedID(for item: Item) -> String {
         "urn:tributary:" + URNEncoding.encode(item.source) + ":" + URNEncoding.encode(item.id)
     }
+
+    /// Whether a link may be said to be a web page (`type="text/html"`): anything but a link whose path ends in the
+    /// extension of a document, a picture, a sound, a video or an archive. A link to `report.pdf` or `episode.mp3`
+    /// gets no type rather than a wrong one (RFC 4287 4.2.7.3: the type is advisory).
+    static func isWebPage(_ url: String) -> Bool {
+        let path = url.prefix { $0 != "?" && $0 != "#" }
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return true }
+        return !fileExtensions.contains(path[path.index(after: dot)...].lowercased())
+    }
+
+    private static let fileExtensions: Set<String> = [
+        "pdf", "epub", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "txt", "csv", "jpg", "jpeg", "png", "gif",
+        "webp", "avif", "svg", "mp3", "m4a", "aac", "ogg", "oga", "opus", "flac", "wav", "mp4", "m4v", "mov", "webm",
+        "mkv", "avi", "zip", "gz", "tgz", "xz", "bz2", "7z", "rar", "tar", "dmg", "exe", "apk", "iso", "deb", "rpm",
+        "torrent",
+    ]
 
     /// Whether the id is already a globally unique IRI: an `http(s)`, `urn:` or `tag:` IRI
     /// without spaces. Other `word:rest` ids (`article:43071`) are only unique within their

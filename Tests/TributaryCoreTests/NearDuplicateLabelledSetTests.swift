@@ -80,10 +80,10 @@ struct NearDuplicateLabelledSetTests {
 
     /// The sets and the scores each must keep: the set the threshold was tuned on, and three sets written later
     /// without looking at the detector, whose non-duplicates mostly differ in a word or two; each was measured blind,
-    /// then tuned on (see `Fixtures/README-headline-pairs.md`).
+    /// then the first two were tuned on, the last one only measures (see `Fixtures/README-headline-pairs.md`).
     static let sets: [(name: String, precision: Double, recall: Double)] = [
         ("headline-pairs", 0.95, 0.80), ("headline-pairs-heldout", 0.75, 0.12), ("headline-pairs-blind", 0.90, 0.55),
-        ("headline-pairs-blind2", 0.90, 0.55),
+        ("headline-pairs-blind2", 0.90, 0.55), ("headline-pairs-blind3", 0.70, 0.50),
     ]
 
     @Test("precision and recall when each pair is clustered on its own", arguments: sets)

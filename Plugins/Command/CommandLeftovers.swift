@@ -13,7 +13,10 @@ import Synchronization
 /// subreaper right before its first command starts: such a process, when its parent ends, becomes
 /// a child of this one instead of init's. Then, whenever the last running command ends, every
 /// child of this process is something a command left behind (the executable starts no other
-/// children, and each command's own process is reaped before it counts as ended), and is killed
+/// children, and each command's own process is reaped before it counts as ended), except the
+/// children it had before it became the subreaper (a shell's, when the shell `exec`ed it) and
+/// processes in its own process group (each command runs in a group of its own, and what it
+/// starts stays there or makes one of its own): CTributaryProcess leaves those out. The rest is killed
 /// with SIGKILL and reaped, round after round, since the children of each come to this process as
 /// it dies. While a command runs, what another one left cannot be told from what the running one
 /// still uses, so it waits for the next such moment: at the latest the end of a run's fetching,

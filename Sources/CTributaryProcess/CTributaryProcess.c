@@ -3,6 +3,7 @@
 #include "CTributaryProcess.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -27,6 +28,15 @@ static atomic_int pending = 0;
 static atomic_bool subreaper = false;
 // Set once Tributary is dying of a signal: see `tributary_process_hold_if_dying`.
 static atomic_bool dying = false;
+
+// How many children Tributary may have had before it became the subreaper (its parent's, when a
+// shell started them and then `exec`ed Tributary: `sidecar & exec tributary run --every 15m`).
+#define INHERITED_SLOTS 64
+// Those children: not Tributary's to kill. Written once, before `subreaper` is set.
+static pid_t inherited[INHERITED_SLOTS];
+static int inherited_count = 0;
+
+static int children(pid_t *pids, int capacity, bool all);
 
 // How many children one round of `kill_children` takes; more are left to the next round.
 #define CHILD_BATCH 256
@@ -150,15 +160,24 @@ void tributary_process_hold_if_dying(void) {
 }
 
 int tributary_process_become_subreaper(void) {
+    if (atomic_load(&subreaper)) return 0;
+    int count = children(inherited, INHERITED_SLOTS, true);
+    if (count < 0) return -1;
+    if (count > INHERITED_SLOTS) {
+        errno = E2BIG;
+        return -1;
+    }
+    inherited_count = count;
     if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) return -1;
     atomic_store(&subreaper, true);
     return 0;
 }
 
-// The parent of the process named `name` (its pid, in decimal) from `/proc/PID/stat`, read
-// through `proc`, an open /proc; -1 when it cannot be read. The line is `PID (NAME) STATE PPID …`:
-// the name may hold spaces and parentheses, so it ends at the last `)` (no later field has one).
-static pid_t parent_of(int proc, const char *name) {
+// The parent and the process group of the process named `name` (its pid, in decimal) from
+// `/proc/PID/stat`, read through `proc`, an open /proc; -1 when it cannot be read. The line is
+// `PID (NAME) STATE PPID PGRP …`: the name may hold spaces and parentheses, so it ends at the last
+// `)` (no later field has one).
+static int parent_and_group_of(int proc, const char *name, pid_t *parent, pid_t *group) {
     char path[32];
     size_t length = strnlen(name, 16);
     if (length > 15) return -1;
@@ -174,17 +193,31 @@ static pid_t parent_of(int proc, const char *name) {
     while (end >= 0 && text[end] != ')') end--;
     // `) S ` and at least one digit.
     if (end < 0 || end + 4 >= size) return -1;
-    pid_t parent = 0;
-    for (ssize_t index = end + 4; index < size && text[index] >= '0' && text[index] <= '9'; index++) {
-        parent = parent * 10 + (text[index] - '0');
-    }
-    return parent;
+    ssize_t index = end + 4;
+    *parent = 0;
+    for (; index < size && text[index] >= '0' && text[index] <= '9'; index++) *parent = *parent * 10 + (text[index] - '0');
+    *group = 0;
+    if (index < size && text[index] == ' ') index++;
+    for (; index < size && text[index] >= '0' && text[index] <= '9'; index++) *group = *group * 10 + (text[index] - '0');
+    return 0;
 }
 
-int tributary_process_children(pid_t *pids, int capacity) {
+static bool is_inherited(pid_t pid) {
+    for (int index = 0; index < inherited_count; index++) {
+        if (inherited[index] == pid) return true;
+    }
+    return false;
+}
+
+// Stores the pids of this process's children, as `tributary_process_children` does; with `all`
+// false, only those a command can have left: neither inherited nor in Tributary's own process
+// group (each command runs in a group of its own, and what it starts stays in that group or
+// makes one of its own).
+static int children(pid_t *pids, int capacity, bool all) {
     int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (proc < 0) return -1;
     pid_t self = getpid();
+    pid_t own_group = getpgrp();
     int count = 0;
     // getdents64 rather than readdir, which allocates: this runs in the signal handler too.
     _Alignas(struct dirent64) char entries[4096];
@@ -195,15 +228,19 @@ int tributary_process_children(pid_t *pids, int capacity) {
             offset += entry->d_reclen;
             // A process's folder; the others (self, sys, …) do not start with a digit from 1.
             if (entry->d_name[0] < '1' || entry->d_name[0] > '9') continue;
-            if (parent_of(proc, entry->d_name) != self) continue;
-            if (count < capacity) {
-                pid_t pid = 0;
-                for (const char *digit = entry->d_name; *digit >= '0' && *digit <= '9'; digit++) pid = pid * 10 + (*digit - '0');
-                pids[count] = pid;
-            }
+            pid_t parent, group;
+            if (parent_and_group_of(proc, entry->d_name, &parent, &group) != 0 || parent != self) continue;
+            pid_t pid = 0;
+            for (const char *digit = entry->d_name; *digit >= '0' && *digit <= '9'; digit++) pid = pid * 10 + (*digit - '0');
+            if (!all && (group == own_group || is_inherited(pid))) continue;
+            if (count < capacity) pids[count] = pid;
             count++;
         }
     }
     close(proc);
     return size < 0 ? -1 : count;
+}
+
+int tributary_process_children(pid_t *pids, int capacity) {
+    return children(pids, capacity, false);
 }

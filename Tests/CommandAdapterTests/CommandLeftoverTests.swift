@@ -134,6 +134,31 @@ struct CommandLeftoverTests {
         #expect(state == nil, "daemon \(daemon) is still running (state \(state ?? "?"))")
     }
 
+    @Test(
+        "Children tributary had before its first command (started by a shell that then exec'd it) are not its to kill",
+        arguments: [0, SIGTERM])
+    func inheritedChildrenAreLeftAlone(_ signal: Int32) async throws {
+        let folder = try Self.folder([
+            "{name: d, adapter: command, command: [sh, daemon.sh, quiet, d.pid\(signal == 0 ? "" : ", hang")], timeout: 5m}"
+        ])
+        // One in the shell's process group, one in a session of its own.
+        let script = "sleep 300 & echo $! > same.pid; setsid sleep 300 & echo $! > own.pid; exec \"$0\" run --no-state"
+        let tributary = try ChildProcess(["/bin/sh", "-c", script, TributaryBinary.path], directory: folder.url.path)
+            .spawn(standardOutput: "/dev/null", standardError: "/dev/null")
+        let inherited = [try await Self.pid(in: folder, "same.pid"), try await Self.pid(in: folder, "own.pid")]
+        defer { for pid in inherited { kill(pid, SIGKILL) } }
+        let daemon = try await Self.pid(in: folder, "d.pid")
+        if signal != 0 { kill(tributary, signal) }
+        var status: Int32 = 0
+        waitpid(tributary, &status, 0)
+        #expect(signal == 0 ? status == 0 : status & 0x7f == signal, "status \(status)")
+        let state = try await CommandSignalTests.stateOnceGone(daemon)
+        #expect(state == nil, "the command's daemon \(daemon) is still running (state \(state ?? "?"))")
+        for pid in inherited {
+            #expect(kill(pid, 0) == 0 && !Self.state(pid).contains(") Z "), "\(pid) was killed: \(Self.state(pid))")
+        }
+    }
+
     /// The `/proc/PID/stat` line of `pid`, or "gone".
     static func state(_ pid: pid_t) -> String {
         (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "gone"

@@ -44,7 +44,9 @@ void tributary_process_group_remove(pid_t group);
 /// Makes Tributary the child subreaper (Linux's `PR_SET_CHILD_SUBREAPER`): a descendant whose
 /// parent ends is then handed to Tributary instead of init. From then on, a signal handled above
 /// also kills Tributary's children, and theirs as they come to it, before Tributary dies (waiting
-/// at most a second for them to end). Returns 0, or -1 with errno set.
+/// at most a second for them to end). The children Tributary has at this call are noted first:
+/// they are not a command's, and `tributary_process_children` leaves them out. Returns 0, or -1
+/// with errno set (E2BIG when there are more than 64 such children: then it does not become one).
 int tributary_process_become_subreaper(void);
 
 /// Call before reaping a command that ended: while Tributary is dying of a signal, this never
@@ -52,9 +54,11 @@ int tributary_process_become_subreaper(void);
 /// first); meanwhile the run must not go on as if they had failed, and end the process normally.
 void tributary_process_hold_if_dying(void);
 
-/// Stores the pids of Tributary's children (the processes whose parent it is, zombies included,
-/// read from /proc/PID/stat), as many as fit in `pids`; returns how many there are (more than
-/// `capacity` when they did not all fit), or -1 when /proc cannot be read. Async-signal-safe.
+/// Stores the pids of Tributary's children that a command can have left (the processes whose
+/// parent it is, zombies included, read from /proc/PID/stat; not those it had before it became
+/// the subreaper, nor those in its own process group), as many as fit in `pids`; returns how many
+/// there are (more than `capacity` when they did not all fit), or -1 when /proc cannot be read.
+/// Async-signal-safe.
 int tributary_process_children(pid_t *pids, int capacity);
 
 #endif

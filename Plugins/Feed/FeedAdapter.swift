@@ -48,7 +48,8 @@ public struct FeedAdapter: SourceAdapter {
             throw AdapterError("\(response.url.isFileURL ? response.url.path : response.url.absoluteString): \(error.description)")
         }
         var info = parsed.info
-        if info.feedURL == nil, !response.url.isFileURL { info.feedURL = response.url.absoluteString }
+        // The source's URL stands for the feed, without the credentials it may be fetched with.
+        if info.feedURL == nil, !response.url.isFileURL { info.feedURL = URLSecrets.withoutSecrets(response.url.absoluteString) }
         return SourceResult(items: parsed.items, feed: info, problems: parsed.problems, itemsLeftOut: parsed.itemsLeftOut)
     }
 }

@@ -35,7 +35,8 @@ public struct JSONFeedAdapter: SourceAdapter {
             throw AdapterError("\(response.url.isFileURL ? response.url.path : response.url.absoluteString): \(error.description)")
         }
         var info = parsed.info
-        if info.feedURL == nil { info.feedURL = response.url.isFileURL ? nil : response.url.absoluteString }
+        // The source's URL stands for the feed, without the credentials it may be fetched with.
+        if info.feedURL == nil, !response.url.isFileURL { info.feedURL = URLSecrets.withoutSecrets(response.url.absoluteString) }
         return SourceResult(items: parsed.items, feed: info, problems: parsed.problems, itemsLeftOut: parsed.itemsLeftOut)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TributaryModel
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +10,8 @@ import Synchronization
 public protocol Console: Sendable {
     /// Writes data (listings, JSON) to standard output.
     func output(_ text: String)
-    /// Writes a diagnostic line (or lines) to standard error.
+    /// Writes a diagnostic line (or lines) to standard error, the secrets of the URLs in it as `***`
+    /// (`URLSecrets`): messages quote URLs, errors included.
     func diagnostic(_ text: String)
     /// Whether standard error is a terminal (progress and colours only then).
     var diagnosticsAreTerminal: Bool { get }
@@ -50,6 +52,7 @@ public struct StandardConsole: Console {
     }
 
     public func diagnostic(_ text: String) {
+        let text = URLSecrets.redacted(in: text)
         FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 
@@ -69,6 +72,7 @@ public final class CapturedConsole: Console {
     }
 
     public func diagnostic(_ text: String) {
+        let text = URLSecrets.redacted(in: text)
         state.withLock { $0.diagnostics += text.hasSuffix("\n") ? text : text + "\n" }
     }
 

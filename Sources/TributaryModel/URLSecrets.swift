@@ -25,6 +25,19 @@ public enum URLSecrets {
         return result + rest
     }
 
+    /// `url` without its user name and password and without the query parameters whose names say they are secrets
+    /// (``isSecretParameter(_:)``): a source's own URL, where it stands for the feed in what is published (a feed
+    /// that names no URL of its own).
+    public static func withoutSecrets(_ url: String) -> String {
+        let link = WebLink.removingUserInformation(url) ?? url
+        guard let question = link.firstIndex(of: "?") else { return link }
+        let fragment = link[question...].firstIndex(of: "#") ?? link.endIndex
+        let pairs = link[link.index(after: question)..<fragment].split(separator: "&", omittingEmptySubsequences: false)
+        let kept = pairs.filter { !isSecretParameter($0.prefix { $0 != "=" }) }
+        guard kept.count != pairs.count else { return link }
+        return link[..<question] + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")) + link[fragment...]
+    }
+
     /// Whether a query parameter's name says its value is a secret: it has one of these words in
     /// it, in any case (`token`, `access_token`, `apiKey`, `password`, `sig`, `X-Amz-Signature`).
     public static func isSecretParameter(_ name: Substring) -> Bool {

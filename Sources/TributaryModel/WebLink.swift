@@ -122,6 +122,21 @@ public enum WebLink {
         return removed
     }
 
+    /// Removes what is not a web link from a feed's metadata, as `apply(to:)` does from an item: its
+    /// home page, its own URL, its images, its authors' links and avatars.
+    public static func apply(to feed: inout FeedInfo) {
+        feed.homePageURL = feed.homePageURL.flatMap(page)
+        feed.feedURL = feed.feedURL.flatMap(page)
+        feed.icon = feed.icon.flatMap(page)
+        feed.favicon = feed.favicon.flatMap(page)
+        feed.authors = feed.authors.compactMap { person in
+            var person = person
+            person.url = person.url.flatMap(author)
+            person.avatar = person.avatar.flatMap(page)
+            return person.isEmpty ? nil : person
+        }
+    }
+
     private static func accepted(_ text: String, schemes: [String]) -> String? {
         var trimmed = text
         if let first = text.utf8.first, let last = text.utf8.last, first <= 0x20 || last <= 0x20 || first >= 0x80 || last >= 0x80 {

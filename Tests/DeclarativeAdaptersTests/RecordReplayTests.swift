@@ -101,7 +101,9 @@ struct RecordReplayTests {
     @Test func aRecordingKeepsNoPasswordOrCookie() async throws {
         let live = try LoopbackServer()
         defer { live.stop() }
-        let rss = "<rss version=\"2.0\"><channel><title>P</title><item><guid>1</guid><title>One</title></item></channel></rss>"
+        let rss =
+            "<rss version=\"2.0\"><channel><title>P</title><item><guid>1</guid><title>One</title><link>/one</link>"
+            + "<enclosure url=\"/1.mp3\" type=\"audio/mpeg\" length=\"1\"/></item></channel></rss>"
         live.route(
             "/private.xml",
             .ok(body: Array(rss.utf8), contentType: "application/rss+xml", headers: [("Set-Cookie", "session=s3ss10n; HttpOnly")]))
@@ -117,6 +119,18 @@ struct RecordReplayTests {
         let recording = try Recording.read(from: folder.url.appendingPathComponent("rec"))
         #expect(recording.exchanges.map(\.url) == [live.url("/private.xml?lang=zh")])
         #expect(recording.exchanges.first?.headers.contains(HTTPHeader("Content-Type", "application/rss+xml")) == true)
+        // The items it saved beside: their links resolved against the source's URL, without its password.
+        let items = try folder.read("rec/items.json")
+        #expect(!items.contains("pa55") && !items.contains("reader"), "\(items)")
+        #expect(items.contains(live.url("/one")), "\(items)")
+
+        // A failing source's message on stderr shows neither.
+        _ = try folder.write("sources:\n  - {name: p, adapter: rss, url: \"http://reader:pa55@\(host)/missing.xml\"}\n", to: "feeds.yaml")
+        let failed = try await TributaryBinary.run(["record", "p", "-o", "rec2"], in: folder.url.path)
+        #expect(failed.status != 0 && failed.standardError.contains("http://***@\(host)/missing.xml"), "\(failed.standardError)")
+        #expect(!failed.standardError.contains("pa55"), "\(failed.standardError)")
+        let parsed = try await TributaryBinary.run(["parse", "http://reader:pa55@\(host)/missing.xml"], in: folder.url.path)
+        #expect(parsed.status != 0 && !parsed.standardError.contains("pa55"), "\(parsed.standardError)")
     }
 
     @Test func aRequestTheRecordingDoesNotHoldIs404() async throws {

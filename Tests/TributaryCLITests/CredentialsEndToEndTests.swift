@@ -60,4 +60,41 @@ struct CredentialsEndToEndTests {
         #expect(report.contains(shown))
         #expect(outputs[3].contains(shown.replacingOccurrences(of: "&", with: "&amp;")), "the HTML page's health list")
     }
+
+    @Test func aWorkingSourcesTokenAndItsFeedAuthorsLinksAreNotPublished() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let atom = """
+            <?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Private</title>
+            <author><name>Bob</name><uri>https://bob:hunter2@people.example/~bob</uri></author>
+            <author><name>Eve</name><uri>javascript:alert(document.cookie)</uri></author>
+            <updated>2024-03-05T14:03:00Z</updated>
+            <entry><id>tag:example.org,2024:1</id><title>Members' post</title><link href="/posts/1"/>
+            <updated>2024-03-05T14:03:00Z</updated></entry></feed>
+            """
+        server.route("/private.xml", .ok(body: Array(atom.utf8), contentType: "application/atom+xml"))
+        let folder = try TemporaryDirectory(prefix: "tributary-credentials")
+        try folder.write(
+            """
+            link: https://river.example.org/
+            sources:
+              - {name: private, adapter: rss, url: "\(server.baseURL)/private.xml?token=tok123&lang=zh"}
+            outputs:
+              - {type: atom, path: out/river.atom}
+              - {type: rss, path: out/river.rss}
+              - {type: jsonfeed, path: out/river.json}
+
+            """, to: "feeds.yaml")
+        let result = try await TributaryBinary.run(["run"], in: folder.url.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(server.requests("/private.xml").first?.query == "token=tok123&lang=zh", "the token is sent")
+        for name in ["atom", "rss", "json"] {
+            let text = try folder.read("out/river.\(name)")
+            for secret in ["tok123", "hunter2", "javascript"] { #expect(!text.contains(secret), "\(name) shows \(secret)") }
+        }
+        let river = try folder.read("out/river.atom")
+        #expect(river.contains("href=\"\(server.baseURL)/private.xml?lang=zh\""), "the feed's URL without the token: \(river)")
+        #expect(river.contains("<uri>https://people.example/~bob</uri>"), "\(river)")
+        #expect(river.contains("<name>Eve</name>"), "the author stays, without the script")
+    }
 }

@@ -65,7 +65,12 @@ enum RecordCommand: Command {
         do {
             try recording.write(to: folder)
             if let result {
-                let feed = JSONFeedWriter().document(feed: result.feed ?? FeedInfo(title: source.name), items: result.items)
+                // Committed as a fixture: no link keeps the credentials the source is fetched with.
+                var info = result.feed ?? FeedInfo(title: source.name)
+                WebLink.apply(to: &info)
+                var items = result.items
+                for index in items.indices { WebLink.apply(to: &items[index]) }
+                let feed = JSONFeedWriter().document(feed: info, items: items)
                 try AtomicFile.write(Array(feed.utf8), to: itemsFile)
             } else if FileManager.default.fileExists(atPath: itemsFile.path) {
                 // An earlier recording's items would pass for this source's.

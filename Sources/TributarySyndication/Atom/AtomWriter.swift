@@ -217,7 +217,9 @@ public struct AtomWriter: Sendable {
             element("updated", RFC3339.string(from: updated), into: &xml, indent: 3)
         }
         // An entry without authors of its own has its source's (4.2.1), not the river's.
-        for author in info?.authors ?? [] where !author.isEmpty {
+        var feed = info ?? FeedInfo()
+        WebLink.apply(to: &feed)
+        for author in feed.authors where !author.isEmpty {
             person(author, into: &xml, indent: 3)
         }
         xml.raw("    </source>\n")

@@ -54,7 +54,8 @@ struct FeedDraft {
         FeedInfo(
             title: title ?? fallbackTitle,
             homePageURL: homePage,
-            feedURL: selfLink ?? documentURL?.absoluteString,
+            // The document's URL stands for a feed that names none, without the credentials it was fetched with.
+            feedURL: selfLink ?? documentURL.map { URLSecrets.withoutSecrets($0.absoluteString) },
             description: description ?? fallbackDescription,
             authors: authors.isEmpty ? fallbackAuthors : authors,
             icon: rssImage ?? logo ?? itunesImage,

@@ -49,6 +49,10 @@ struct PipelineFastPathTests {
             ("  苹果发布新款手机 ", "苹果发布新款手机"), ("苹果 发布", "苹果 发布"), ("\u{3000}标题\u{3000}", "标题"),
             ("a\u{00A0}b", "a b"), ("a\tb", "a b"), (" \u{301}abc", "abc"), ("Tom &amp; Jerry", "Tom & Jerry"),
             ("<b>bold</b> move", "bold move"), ("", ""), ("   ", ""), ("é ", "é"), ("x \u{301}y", "x y"),
+            // C1 controls and the noncharacters U+FFFE and U+FFFF go, wherever they fall in the words read at once.
+            ("t\u{0080}ag", "tag"), ("It\u{0092}s", "Its"), ("N\u{FFFE}ame", "Name"), ("abcdefg\u{FFFF}", "abcdefg"),
+            ("abcdef\u{FFFE}", "abcdef"), ("abcdefghijklmno\u{FFFF}xyz", "abcdefghijklmnoxyz"),
+            ("0123456789abcdefghijklmn\u{FFFE}", "0123456789abcdefghijklmn"), ("售价￥100，限时｡", "售价￥100，限时｡"),
         ])
     func plainLines(_ text: String, _ expected: String) {
         #expect(Normalizer.plainLine(text) == expected)

@@ -224,6 +224,7 @@ public struct Normalizer: Sendable {
                 let value = Self.scalar(bytes, at: &index)
                 if afterSpace && !(0x3400...0x9FFF).contains(value) { return false }
                 if isWhitespaceAbove127(value) { return false }
+                if value <= 0x9F || value == 0xFFFE || value == 0xFFFF { return false }  // C1 controls, noncharacters
             }
             atStart = false
             afterSpace = false
@@ -235,8 +236,9 @@ public struct Normalizer: Sendable {
     /// must look at closely, whether the last is a space; nil when one needs a closer look: a control or DEL, `<` or
     /// `&` (without `markup`), the first byte of a scalar that may be whitespace above ASCII (every such whitespace
     /// is in U+0080–U+00FF or U+1000–U+3FFF, whose first bytes are C2–C3 and E1–E3: C0–C3 and E0–E3 are caught, one
-    /// mask for all), a space after a space (or after the start of the text, when
-    /// `afterSpace` says the byte before the word counts as one), or a byte outside ASCII after a space (which the
+    /// mask for all; the C1 controls U+0080–U+009F are among them), the EF BF that begins U+FFC0–U+FFFF (where the
+    /// noncharacters U+FFFE and U+FFFF are), an EF in the last byte (its BF may follow), a space after a space (or
+    /// after the start of the text, when `afterSpace` says the byte before the word counts as one), or a byte outside ASCII after a space (which the
     /// scalar rule decides). Exact bit tricks: no byte is flagged by its neighbour's borrow or carry.
     @inline(__always)
     private static func plainWord(_ word: UInt64, afterSpace: Bool, markup: Bool) -> Bool? {
@@ -248,6 +250,8 @@ public struct Normalizer: Sendable {
         let controls = ~((word & lows) &+ ones &* (0x80 - 0x20)) & ~word & highs  // ASCII below 0x20
         var special = controls | zeros(word ^ ones &* 0x7F)
         special |= zeros((word & (ones &* 0xDC)) ^ (ones &* 0xC0))  // first bytes C0–C3 and E0–E3
+        let efs = zeros(word ^ ones &* 0xEF)
+        special |= efs << 8 & zeros(word ^ ones &* 0xBF) | efs & (0x80 << 56)  // EF BF, and EF last
         if !markup { special |= zeros(word ^ ones &* 0x3C) | zeros(word ^ ones &* 0x26) }
         let spaces = zeros(word ^ ones &* 0x20)
         let afterSpaces = spaces << 8 | (afterSpace ? 0x80 : 0)
@@ -271,6 +275,8 @@ public struct Normalizer: Sendable {
         let controls = ~((pair & lows) &+ all(0x80 - 0x20)) & ~pair & highs  // ASCII below 0x20
         var special = controls | zeros(pair ^ all(0x7F))
         special |= zeros((pair & all(0xDC)) ^ all(0xC0))  // first bytes C0–C3 and E0–E3
+        let efs = zeros(pair ^ all(0xEF))
+        special |= efs &<< 8 & zeros(pair ^ all(0xBF)) | efs & Pair(repeating: 0x80 << 56)  // EF BF, and EF last
         if !markup { special |= zeros(pair ^ all(0x3C)) | zeros(pair ^ all(0x26)) }
         let spaces = zeros(pair ^ all(0x20))
         let afterSpaces = spaces &<< 8 | Pair(afterSpace ? 0x80 : 0, spaces[0] &>> 56)

@@ -62,6 +62,35 @@ public struct SourceMerge: Sendable {
         }
     }
 
+    /// Keeps the ids of items identified by their link (RSS and Atom items without an id of their own) when only a
+    /// neighbour changed: such an item has the digest of its link, or of its link and title while another item of the
+    /// document shares the link (a changelog whose entries all link to one page). When a second item with its link
+    /// comes or goes, the item would change ids and be published again as new; it keeps the id stored for the same
+    /// link and title instead, as long as no other item of this fetch has that id.
+    static func keepLinkIDs(_ items: inout [Item], stored: [String: StoredItem]) {
+        guard !stored.isEmpty else { return }
+        var ids: Set<String>?
+        for index in items.indices {
+            guard let url = items[index].url else { continue }
+            let title = items[index].title ?? ""
+            // Stored with this link and title already; one stored with another title is that item with a corrected
+            // headline, unless the other id was stored with this very title.
+            if let same = stored[items[index].id], (same.item.title ?? "") == title { continue }
+            let linkID = StableID.digest(url)
+            let sharedID = StableID.digest(url, title)
+            let other: String
+            switch items[index].id {
+            case linkID: other = sharedID
+            case sharedID: other = linkID
+            default: continue
+            }
+            guard let known = stored[other], known.item.url == url, (known.item.title ?? "") == title else { continue }
+            if ids == nil { ids = Set(items.map(\.id)) }
+            guard ids?.insert(other).inserted == true else { continue }
+            items[index].id = other
+        }
+    }
+
     /// Works out a source's contribution.
     ///
     /// - Parameters:
@@ -89,10 +118,11 @@ public struct SourceMerge: Sendable {
             history.items[index].lastSeen = min(history.items[index].lastSeen, now)
         }
         switch outcome {
-        case .fetched(let items, let feed, let validators, let httpStatus):
+        case .fetched(var items, let feed, let validators, let httpStatus):
             let migrating = history.identityScheme.map { $0 != StableID.schemeVersion } ?? false
             var stored: [String: StoredItem] = [:]
             for entry in history.items { stored[entry.item.id] = entry }
+            keepLinkIDs(&items, stored: stored)
             var storedByKey: [String: (id: String, firstSeen: Date, isTombstone: Bool)] = [:]
             if migrating {
                 for tombstone in history.tombstones.values {

@@ -41,6 +41,39 @@ struct Timeline {
 
 @Suite("Merging a source's answer with its history")
 struct SourceMergeTests {
+    /// An RSS item without a guid is its link, unless another item of its document shares the link (then its link and
+    /// title). A second item that comes or goes with the same link changed the first one's id: it was published again
+    /// as new (a changelog page with one entry, then two). It keeps the id stored for its link and title.
+    @Test("An item identified by its link keeps its id when another item with that link comes or goes")
+    func linkIDsStayWhenASiblingComesOrGoes() throws {
+        let folder = try TemporaryDirectory()
+        var timeline = try Timeline(folder)
+        let link = "https://e.com/changelog"
+        func item(_ title: String, shared: Bool) -> Item {
+            Item(id: shared ? StableID.digest(link, title) : StableID.digest(link), source: "s", url: link, title: title)
+        }
+        func fetched(_ items: [Item]) -> SourceOutcome { .fetched(items: items, feed: nil, validators: nil, httpStatus: 200) }
+        let notes = StableID.digest(link)
+
+        var merge = try timeline.run(fetched([item("Release notes", shared: false)]))
+        #expect(merge.newCount == 1)
+        merge = try timeline.run(fetched([item("Hotfix", shared: true), item("Release notes", shared: true)]))
+        #expect(merge.newCount == 1, "only the hotfix is new")
+        #expect(merge.items.map(\.item.id) == [StableID.digest(link, "Hotfix"), notes])
+        merge = try timeline.run(fetched([item("Release notes", shared: false)]))
+        #expect(merge.newCount == 0)
+        #expect(merge.items.first?.item.id == notes)
+
+        // Two that shared the link from the start: the one left keeps its id too.
+        merge = try timeline.run(fetched([item("v2", shared: true), item("v1", shared: true)]))
+        #expect(merge.newCount == 2)
+        merge = try timeline.run(fetched([item("v2", shared: false)]))
+        #expect(merge.newCount == 0)
+        #expect(merge.items.first?.item.id == StableID.digest(link, "v2"))
+        // Alone at the link with another title, it is the item at that link with a corrected headline.
+        merge = try timeline.run(fetched([item("v3", shared: false)]))
+        #expect(merge.newCount == 0)
+    }
     /// A source that serves new items at every fetch grew the state, each run's memory and the outputs for the whole
     /// retention (an auditor's 100,000 new items a fetch: 40 MB of state and 200 MB of memory more at every run).
     @Test("A source keeps at most historyLimit items besides those it serves, and at most tombstoneLimit tombstones")

@@ -92,8 +92,9 @@ final class CommandLeftovers: Sendable {
     }
 
     /// Kills and reaps this process's children, round after round, until there are none or a
-    /// command starts.
+    /// command starts; then reaps the children that are not a command's and have ended.
     private func sweep() {
+        defer { _ = tributary_process_reap_others() }
         while let started = state.withLock({ $0.running == 0 ? $0.started : nil }) {
             let children = Self.children()
             let killed = state.withLock { state -> [pid_t] in

@@ -244,3 +244,17 @@ static int children(pid_t *pids, int capacity, bool all) {
 int tributary_process_children(pid_t *pids, int capacity) {
     return children(pids, capacity, false);
 }
+
+int tributary_process_reap_others(void) {
+    pid_t all[CHILD_BATCH];
+    int count = children(all, CHILD_BATCH, true);
+    if (count > CHILD_BATCH) count = CHILD_BATCH;
+    pid_t own_group = getpgrp();
+    int reaped = 0;
+    for (int index = 0; index < count; index++) {
+        // Only those `tributary_process_children` leaves out: a command's are reaped where it runs or by the sweep.
+        if (!is_inherited(all[index]) && getpgid(all[index]) != own_group) continue;
+        if (waitpid(all[index], NULL, WNOHANG) == all[index]) reaped++;
+    }
+    return reaped;
+}

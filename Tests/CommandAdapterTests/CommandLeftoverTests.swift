@@ -159,6 +159,36 @@ struct CommandLeftoverTests {
         }
     }
 
+    @Test("Such children that end are reaped, not left as zombies (tributary as a container's PID 1 with a sidecar)")
+    func inheritedChildrenAreReapedWhenTheyEnd() async throws {
+        let folder = try Self.folder(["{name: d, adapter: command, command: [sh, feed.sh], timeout: 20s}"])
+        let script = "sleep 0.2 & echo $! > same.pid; setsid sleep 0.2 & echo $! > own.pid; exec \"$0\" run --no-state --every 1s"
+        let tributary = try ChildProcess(["/bin/sh", "-c", script, TributaryBinary.path], directory: folder.url.path)
+            .spawn(standardOutput: "/dev/null", standardError: "/dev/null")
+        var stopped = false
+        defer {
+            if !stopped {
+                kill(tributary, SIGKILL)
+                waitpid(tributary, nil, 0)
+            }
+        }
+        let inherited = [try await Self.pid(in: folder, "same.pid"), try await Self.pid(in: folder, "own.pid")]
+        for pid in inherited {
+            // Ended at 0.2 s; reaped after a run's command ends (the runs are a second apart).
+            var state = Self.state(pid)
+            for _ in 0..<500 where state != "gone" {
+                try await Task.sleep(for: .milliseconds(10))
+                state = Self.state(pid)
+            }
+            #expect(state == "gone", "\(pid) is still there: \(state)")
+        }
+        kill(tributary, SIGTERM)
+        var status: Int32 = 0
+        waitpid(tributary, &status, 0)
+        stopped = true
+        #expect(status == 0, "the loop stopped on the signal")
+    }
+
     /// The `/proc/PID/stat` line of `pid`, or "gone".
     static func state(_ pid: pid_t) -> String {
         (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "gone"

@@ -61,4 +61,10 @@ void tributary_process_hold_if_dying(void);
 /// Async-signal-safe.
 int tributary_process_children(pid_t *pids, int capacity);
 
+/// Reaps those of Tributary's children that `tributary_process_children` leaves out (inherited,
+/// or in its own process group) and that have ended, without waiting for the others: as the
+/// subreaper, or as a container's PID 1, Tributary is their parent, and no one else reaps them.
+/// Returns how many it reaped. Not for a signal handler.
+int tributary_process_reap_others(void);
+
 #endif

@@ -36,7 +36,18 @@ static atomic_bool dying = false;
 static pid_t inherited[INHERITED_SLOTS];
 static int inherited_count = 0;
 
-static int children(pid_t *pids, int capacity, bool all);
+// Which of Tributary's children `children` lists.
+enum which_children {
+    ALL_CHILDREN,
+    // Those a command can have left: neither inherited nor in Tributary's own process group (each
+    // command runs in a group of its own, and what it starts stays in that group or makes one of
+    // its own).
+    COMMANDS_CHILDREN,
+    // The others.
+    OTHER_CHILDREN,
+};
+
+static int children(pid_t *pids, int capacity, enum which_children which);
 
 // How many children one round of `kill_children` takes; more are left to the next round.
 #define CHILD_BATCH 256
@@ -161,7 +172,7 @@ void tributary_process_hold_if_dying(void) {
 
 int tributary_process_become_subreaper(void) {
     if (atomic_load(&subreaper)) return 0;
-    int count = children(inherited, INHERITED_SLOTS, true);
+    int count = children(inherited, INHERITED_SLOTS, ALL_CHILDREN);
     if (count < 0) return -1;
     if (count > INHERITED_SLOTS) {
         errno = E2BIG;
@@ -209,11 +220,9 @@ static bool is_inherited(pid_t pid) {
     return false;
 }
 
-// Stores the pids of this process's children, as `tributary_process_children` does; with `all`
-// false, only those a command can have left: neither inherited nor in Tributary's own process
-// group (each command runs in a group of its own, and what it starts stays in that group or
-// makes one of its own).
-static int children(pid_t *pids, int capacity, bool all) {
+// Stores the pids of this process's children of the kind `which`, as `tributary_process_children`
+// does.
+static int children(pid_t *pids, int capacity, enum which_children which) {
     int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (proc < 0) return -1;
     pid_t self = getpid();
@@ -232,7 +241,8 @@ static int children(pid_t *pids, int capacity, bool all) {
             if (parent_and_group_of(proc, entry->d_name, &parent, &group) != 0 || parent != self) continue;
             pid_t pid = 0;
             for (const char *digit = entry->d_name; *digit >= '0' && *digit <= '9'; digit++) pid = pid * 10 + (*digit - '0');
-            if (!all && (group == own_group || is_inherited(pid))) continue;
+            bool other = group == own_group || is_inherited(pid);
+            if ((which == COMMANDS_CHILDREN && other) || (which == OTHER_CHILDREN && !other)) continue;
             if (count < capacity) pids[count] = pid;
             count++;
         }
@@ -242,19 +252,16 @@ static int children(pid_t *pids, int capacity, bool all) {
 }
 
 int tributary_process_children(pid_t *pids, int capacity) {
-    return children(pids, capacity, false);
+    return children(pids, capacity, COMMANDS_CHILDREN);
 }
 
 int tributary_process_reap_others(void) {
-    pid_t all[CHILD_BATCH];
-    int count = children(all, CHILD_BATCH, true);
+    pid_t others[CHILD_BATCH];
+    int count = children(others, CHILD_BATCH, OTHER_CHILDREN);
     if (count > CHILD_BATCH) count = CHILD_BATCH;
-    pid_t own_group = getpgrp();
     int reaped = 0;
     for (int index = 0; index < count; index++) {
-        // Only those `tributary_process_children` leaves out: a command's are reaped where it runs or by the sweep.
-        if (!is_inherited(all[index]) && getpgid(all[index]) != own_group) continue;
-        if (waitpid(all[index], NULL, WNOHANG) == all[index]) reaped++;
+        if (waitpid(others[index], NULL, WNOHANG) == others[index]) reaped++;
     }
     return reaped;
 }

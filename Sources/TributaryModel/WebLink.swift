@@ -113,13 +113,19 @@ public enum WebLink {
             attachment.url = url
             return attachment
         }
-        item.authors = item.authors.compactMap { person in
-            var person = person
-            person.url = keep(person.url, author)
-            person.avatar = keep(person.avatar, page)
-            return person.isEmpty ? nil : person
-        }
+        item.authors = item.authors.compactMap { webLinks(of: $0, removed: &removed) }
         return removed
+    }
+
+    /// `person` with only a web link as their page and avatar; nil when nothing is left of them. Counts what went
+    /// into `removed`.
+    private static func webLinks(of person: Author, removed: inout Int) -> Author? {
+        var person = person
+        let (url, avatar) = (person.url, person.avatar)
+        person.url = url.flatMap(author)
+        person.avatar = avatar.flatMap(page)
+        removed += (url != nil && person.url == nil ? 1 : 0) + (avatar != nil && person.avatar == nil ? 1 : 0)
+        return person.isEmpty ? nil : person
     }
 
     /// Removes what is not a web link from a feed's metadata, as `apply(to:)` does from an item: its
@@ -129,12 +135,8 @@ public enum WebLink {
         feed.feedURL = feed.feedURL.flatMap(page)
         feed.icon = feed.icon.flatMap(page)
         feed.favicon = feed.favicon.flatMap(page)
-        feed.authors = feed.authors.compactMap { person in
-            var person = person
-            person.url = person.url.flatMap(author)
-            person.avatar = person.avatar.flatMap(page)
-            return person.isEmpty ? nil : person
-        }
+        var removed = 0
+        feed.authors = feed.authors.compactMap { webLinks(of: $0, removed: &removed) }
     }
 
     private static func accepted(_ text: String, schemes: [String]) -> String? {

@@ -238,8 +238,9 @@ public struct Normalizer: Sendable {
     /// is in U+0080–U+00FF or U+1000–U+3FFF, whose first bytes are C2–C3 and E1–E3: C0–C3 and E0–E3 are caught, one
     /// mask for all; the C1 controls U+0080–U+009F are among them), the EF BF that begins U+FFC0–U+FFFF (where the
     /// noncharacters U+FFFE and U+FFFF are), an EF in the last byte (its BF may follow), a space after a space (or
-    /// after the start of the text, when `afterSpace` says the byte before the word counts as one), or a byte outside ASCII after a space (which the
-    /// scalar rule decides). Exact bit tricks: no byte is flagged by its neighbour's borrow or carry.
+    /// after the start of the text, when `afterSpace` says the byte before the word counts as one), or a byte outside
+    /// ASCII after a space (which the scalar rule decides). Exact bit tricks: no byte is flagged by its neighbour's
+    /// borrow or carry.
     @inline(__always)
     private static func plainWord(_ word: UInt64, afterSpace: Bool, markup: Bool) -> Bool? {
         let ones: UInt64 = 0x0101_0101_0101_0101

@@ -190,20 +190,20 @@ public struct AtomWriter: Sendable {
     }
 
     private func source(for name: String, into xml: inout XMLOutput) {
-        let info = sources[name]
         // A feed's own links are the feed's to say: only web links are published (`javascript:` in a channel's link
-        // would otherwise reach every entry).
-        let feedURL = info?.feedURL.flatMap(WebLink.page)
-        let homePageURL = info?.homePageURL.flatMap(WebLink.page)
+        // or an author's would otherwise reach every entry).
+        var info = sources[name] ?? FeedInfo()
+        WebLink.apply(to: &info)
+        let feedURL = info.feedURL
         xml.raw("    <source>\n")
         // The feed's own id when it has one (RFC 4287 4.2.11: the source feed's metadata), else its address.
-        if let id = info?.id.flatMap({ AtomWriter.isAbsoluteIRI($0) ? $0 : nil }) ?? feedURL {
+        if let id = info.id.flatMap({ AtomWriter.isAbsoluteIRI($0) ? $0 : nil }) ?? feedURL {
             element("id", id, into: &xml, indent: 3)
         }
         xml.raw("      <title type=\"text\">")
-        xml.text(info?.title.flatMap { $0.isEmpty ? nil : $0 } ?? name)
+        xml.text(info.title.flatMap { $0.isEmpty ? nil : $0 } ?? name)
         xml.raw("</title>\n")
-        if let homePageURL {
+        if let homePageURL = info.homePageURL {
             xml.raw("      <link rel=\"alternate\" type=\"text/html\"")
             xml.attribute("href", homePageURL)
             xml.raw("/>\n")
@@ -213,13 +213,11 @@ public struct AtomWriter: Sendable {
             xml.attribute("href", feedURL)
             xml.raw("/>\n")
         }
-        if let updated = info?.updated {
+        if let updated = info.updated {
             element("updated", RFC3339.string(from: updated), into: &xml, indent: 3)
         }
         // An entry without authors of its own has its source's (4.2.1), not the river's.
-        var feed = info ?? FeedInfo()
-        WebLink.apply(to: &feed)
-        for author in feed.authors where !author.isEmpty {
+        for author in info.authors where !author.isEmpty {
             person(author, into: &xml, indent: 3)
         }
         xml.raw("    </source>\n")

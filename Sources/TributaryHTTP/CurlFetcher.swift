@@ -106,7 +106,7 @@ public final class CurlFetcher: Fetcher {
         }
         var attempt = 0
         while true {
-            let result = await request.headers.isEmpty ? perform(request) : performFollowingRedirects(request)
+            let result = await request.headers.isEmpty ? perform(request).result : performFollowingRedirects(request)
             let delay: Duration
             switch result {
             case .success(let response):
@@ -134,15 +134,17 @@ public final class CurlFetcher: Fetcher {
     /// rather than in libcurl, which sends such headers to whatever host a redirect names (it drops only
     /// `Authorization` and `Cookie`). A redirect to another origin (scheme, host or port) goes without them. The
     /// rest is as libcurl does it: http(s) only, at most `maxRedirects`, a 301, 302 or 303 after a POST becomes a GET,
-    /// and the whole chain within the request's timeout.
+    /// and the whole chain within the request's timeout. The timeout counts the time each request spent with libcurl,
+    /// not the time this task then waited for a thread: a pool busy parsing other feeds times out no redirect.
     private func performFollowingRedirects(_ first: FetchRequest) async -> Result<FetchResponse, FetchError> {
-        let clock = ContinuousClock()
-        let start = clock.now
         let timeout = first.timeout ?? settings.defaultTimeout
         var request = first
         var redirects = 0
+        var spent = Duration.zero
         while true {
-            let result = await perform(request)
+            let began = ContinuousClock.now
+            let (result, ended) = await perform(request)
+            spent += ended - began
             guard case .success(let response) = result, [301, 302, 303, 307, 308].contains(response.status),
                 let location = response.header("Location")?.trimmingCharacters(in: .whitespaces), !location.isEmpty
             else { return result }
@@ -157,9 +159,9 @@ public final class CurlFetcher: Fetcher {
                     FetchError(
                         url: place, reason: .invalidResponse("refused to follow a redirect to a URL that is not http(s): \(location)")))
             }
-            let remaining = timeout - (clock.now - start)
+            let remaining = timeout - spent
             guard remaining > .zero else {
-                return .failure(FetchError(url: place, reason: .timedOut(seconds: Double((clock.now - start).components.seconds))))
+                return .failure(FetchError(url: place, reason: .timedOut(seconds: Double(spent.components.seconds))))
             }
             if Self.origin(of: next) != Self.origin(of: request.url) { request.headers = [] }
             if [301, 302, 303].contains(response.status) && request.method.uppercased() == "POST" || response.status == 303 {
@@ -178,7 +180,7 @@ public final class CurlFetcher: Fetcher {
     }
 
     /// One attempt, cancelled with the task.
-    private func perform(_ request: FetchRequest) async -> Result<FetchResponse, FetchError> {
+    private func perform(_ request: FetchRequest) async -> CurlMultiLoop.Outcome {
         let loop = loop(for: Transfer.hostKey(of: request.url))
         let id = loop.nextID()
         loop.began()

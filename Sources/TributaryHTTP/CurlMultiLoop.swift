@@ -12,7 +12,10 @@ import TributaryCore
 /// `curl_multi_wakeup`, which libcurl documents as thread-safe. That is what makes the
 /// `@unchecked Sendable` below sound.
 final class CurlMultiLoop: @unchecked Sendable {
-    typealias Continuation = CheckedContinuation<Result<FetchResponse, FetchError>, Never>
+    /// What a request's task is resumed with: the result, and when the loop had it (not when the task, waiting for a
+    /// thread of the cooperative pool, ran again).
+    typealias Outcome = (result: Result<FetchResponse, FetchError>, ended: ContinuousClock.Instant)
+    typealias Continuation = CheckedContinuation<Outcome, Never>
 
     /// What other threads hand to the loop.
     private struct Inbox {
@@ -104,7 +107,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return (true, inbox.polling)
         }
         guard accepted, let multi else {
-            continuation.resume(returning: .failure(FetchError(url: request.url.absoluteString, reason: .cancelled)))
+            continuation.resume(returning: (.failure(FetchError(url: request.url.absoluteString, reason: .cancelled)), .now))
             return
         }
         if wake { tributary_curl_multi_wakeup(multi) }

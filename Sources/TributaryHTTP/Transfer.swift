@@ -53,7 +53,7 @@ final class Transfer: @unchecked Sendable {
 
     /// Resumes the waiting task; later calls do nothing.
     func resume(_ result: Result<FetchResponse, FetchError>) {
-        continuation?.resume(returning: result)
+        continuation?.resume(returning: (result, .now))
         continuation = nil
     }
 

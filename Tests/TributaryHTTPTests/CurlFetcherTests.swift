@@ -177,6 +177,27 @@ struct CurlFetcherTests {
         #expect(key(other.requests("/elsewhere").first) == nil, "another port is another origin")
     }
 
+    /// The redirects of a request with headers are followed in the task, between libcurl's answers. The chain's
+    /// timeout counted the time that task then waited for a thread, so a pool busy with other work (parsing, other
+    /// tests) timed out a redirect libcurl had answered at once; CI failed so. Only libcurl's time counts now.
+    @Test func aBusyThreadPoolDoesNotTimeOutARedirectChain() async throws {
+        let server = try LoopbackServer()
+        server.route("/start", .delay(milliseconds: 300, then: .redirect(to: "/same", status: 302)))
+        server.route("/same", .text("arrived"))
+        var settings = Self.settings()
+        settings.defaultTimeout = .seconds(3)
+        let fetcher = CurlFetcher(settings: settings)
+        let request = FetchRequest(url: try url(server, "/start"), headers: [HTTPHeader("X-Api-Key", "SECRET")])
+        let executor = BlockableExecutor()
+        let fetch = Task(executorPreference: executor) { try await fetcher.fetch(request) }
+        while server.requestCount("/start") == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        // The redirect comes 0.3 s later; the task can take it only after 4 s, past the timeout.
+        executor.block(for: .seconds(4))
+        let response = try await fetch.value
+        #expect(response.status == 200 && String(decoding: response.body, as: UTF8.self) == "arrived")
+        #expect(executor.blocked, "the task waited for its thread")
+    }
+
     @Test func aRedirectedPostWithHeadersBecomesAGetAndLoopsAndFileURLsAreStillRefused() async throws {
         let server = try LoopbackServer()
         server.route("/form", .redirect(to: "/done", status: 303))
@@ -537,5 +558,27 @@ struct RetryPolicyTests {
         #expect(!FetchError(url: "u", reason: .httpStatus(404)).isTransient)
         #expect(!FetchError(url: "u", reason: .tls("x")).isTransient)
         #expect(!FetchError(url: "u", reason: .tooLarge(limit: 1)).isTransient)
+    }
+}
+
+/// A task executor with one thread of its own, which a test can keep busy: the pool a task waits for.
+private final class BlockableExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "BlockableExecutor")
+    private let ran = Mutex(false)
+
+    /// Whether a ``block(for:)`` has run.
+    var blocked: Bool { ran.withLock { $0 } }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    /// Keeps the thread busy for `duration`, after the jobs already enqueued.
+    func block(for duration: Duration) {
+        queue.async {
+            Thread.sleep(forTimeInterval: Double(duration.components.seconds))
+            self.ran.withLock { $0 = true }
+        }
     }
 }

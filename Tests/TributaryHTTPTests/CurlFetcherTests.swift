@@ -182,18 +182,21 @@ struct CurlFetcherTests {
     /// tests) timed out a redirect libcurl had answered at once; CI failed so. Only libcurl's time counts now.
     @Test func aBusyThreadPoolDoesNotTimeOutARedirectChain() async throws {
         let server = try LoopbackServer()
-        server.route("/start", .delay(milliseconds: 300, then: .redirect(to: "/same", status: 302)))
+        let executor = BlockableExecutor()
+        // Before it answers, the server keeps the fetching task's only thread busy past the timeout: the task
+        // takes the redirect 4 s after libcurl had it.
+        server.route(
+            "/start",
+            .handler { _ in
+                executor.block(for: .seconds(4))
+                return LoopbackResponse(status: 302, headers: [("Location", "/same")])
+            })
         server.route("/same", .text("arrived"))
         var settings = Self.settings()
         settings.defaultTimeout = .seconds(3)
         let fetcher = CurlFetcher(settings: settings)
         let request = FetchRequest(url: try url(server, "/start"), headers: [HTTPHeader("X-Api-Key", "SECRET")])
-        let executor = BlockableExecutor()
-        let fetch = Task(executorPreference: executor) { try await fetcher.fetch(request) }
-        while server.requestCount("/start") == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        // The redirect comes 0.3 s later; the task can take it only after 4 s, past the timeout.
-        executor.block(for: .seconds(4))
-        let response = try await fetch.value
+        let response = try await Task(executorPreference: executor) { try await fetcher.fetch(request) }.value
         #expect(response.status == 200 && String(decoding: response.body, as: UTF8.self) == "arrived")
         #expect(executor.blocked, "the task waited for its thread")
     }

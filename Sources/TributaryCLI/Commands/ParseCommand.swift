@@ -152,7 +152,9 @@ private struct ParseTask: Sendable {
             var error = error
             // An input over the limit: the message names the option that raises it.
             if case .tooLarge(let limit, nil) = error.reason { error.reason = .tooLarge(limit: limit, setting: "--max-size") }
-            outcome.diagnostics.append("\(input): error: \(error)")
+            // The input names the URL, unless the error is another one's (a redirect's).
+            let said = error.url == input || error.url == url.absoluteString ? error.summary : error.description
+            outcome.diagnostics.append("\(input): error: \(said)")
             outcome.failed = true
             return outcome
         }

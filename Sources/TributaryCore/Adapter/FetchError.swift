@@ -56,26 +56,31 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `"<url>: timed out after 30 s"` and the like.
-    public var description: String {
-        let what: String
+    public var description: String { "\(url): \(summary)" }
+
+    /// What went wrong, without the URL: `"timed out after 30 s"` and the like.
+    public var summary: String {
         switch reason {
-        case .fileUnreadable(let why): what = "cannot read file: \(why)"
-        case .hostNotFound: what = "host not found (DNS lookup failed)"
-        case .connectionRefused: what = "connection refused"
-        case .timedOut(let seconds):
-            let rounded = (seconds * 10).rounded() / 10
-            what = "timed out after \(rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) s"
-        case .httpStatus(let status): what = "HTTP \(status)\(HTTPStatusText.phrase(status).map { " \($0)" } ?? "")"
+        case .fileUnreadable(let why): "cannot read file: \(why)"
+        case .hostNotFound: "host not found (DNS lookup failed)"
+        case .connectionRefused: "connection refused"
+        case .timedOut(let seconds): "timed out after \(Self.tenths(seconds)) s"
+        case .httpStatus(let status): "HTTP \(status)\(HTTPStatusText.phrase(status).map { " \($0)" } ?? "")"
         case .tooLarge(let limit, let setting):
-            what = "response larger than the limit of \(ByteCountText.format(limit))\(setting.map { " (\($0))" } ?? "")"
-        case .tooManyRedirects(let count): what = "too many redirects (more than \(count)) or a redirect loop"
-        case .tls(let message): what = "TLS failure: \(message)"
-        case .unsupportedScheme(let scheme): what = "unsupported URL scheme '\(scheme)'"
-        case .cancelled: what = "cancelled"
-        case .notModified: what = "not modified since the last run"
-        case .invalidResponse(let message), .other(let message): what = message
+            "response larger than the limit of \(ByteCountText.format(limit))\(setting.map { " (\($0))" } ?? "")"
+        case .tooManyRedirects(let count): "too many redirects (more than \(count)) or a redirect loop"
+        case .tls(let message): "TLS failure: \(message)"
+        case .unsupportedScheme(let scheme): "unsupported URL scheme '\(scheme)'"
+        case .cancelled: "cancelled"
+        case .notModified: "not modified since the last run"
+        case .invalidResponse(let message), .other(let message): message
         }
-        return "\(url): \(what)"
+    }
+
+    /// `30`, `0.4`: seconds to a tenth, without a trailing `.0`.
+    private static func tenths(_ seconds: Double) -> String {
+        let rounded = (seconds * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }
 

@@ -9,8 +9,8 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
     /// The fields a mapping may set, with the names RSS-Bridge and RSSHub users know as aliases.
     static var fieldNames: [String] {
         [
-            "id", "url", "title", "summary", "content", "image", "author", "author_url", "author_avatar", "published", "updated", "tags",
-            "enclosure", "enclosure_type", "metrics", "extras",
+            "id", "url", "external_url", "title", "summary", "content", "image", "author", "author_url", "author_avatar", "published",
+            "updated", "tags", "enclosure", "enclosure_type", "metrics", "extras",
         ]
     }
 
@@ -106,6 +106,7 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
             item.contentHTML = HTMLSanitizer(baseURL: environment.pageURL).sanitize(content)
         }
         item.image = link("image")
+        item.externalURL = link("external_url")
         item.published = date("published")
         item.updated = date("updated")
         if let name = first("author") {

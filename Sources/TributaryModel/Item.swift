@@ -19,6 +19,9 @@ public struct Item: Sendable, Hashable {
     public var contentHTML: String?
     /// The main image (JSON Feed `image`).
     public var image: String?
+    /// The page elsewhere that the item is about, when that is not its own page: a linkblog's link (JSON Feed
+    /// `external_url`, written to Atom as `link rel="related"`).
+    public var externalURL: String?
     /// Who wrote it, in the order the source lists them.
     public var authors: [Author]
     /// When it was first published, as an instant (shown in UTC).
@@ -49,6 +52,7 @@ public struct Item: Sendable, Hashable {
         summary: String? = nil,
         contentHTML: String? = nil,
         image: String? = nil,
+        externalURL: String? = nil,
         authors: [Author] = [],
         published: Date? = nil,
         updated: Date? = nil,
@@ -66,6 +70,7 @@ public struct Item: Sendable, Hashable {
         self.summary = summary
         self.contentHTML = contentHTML
         self.image = image
+        self.externalURL = externalURL
         self.authors = authors
         self.published = published
         self.updated = updated

@@ -28,7 +28,8 @@ public enum WebLink {
 
     /// Whether `item` has only links `apply` keeps, found without changing it (the common case).
     public static func isClean(_ item: Item) -> Bool {
-        isCleanPage(item.url) && isCleanPage(item.image) && item.attachments.allSatisfy { enclosure($0.url) == $0.url }
+        isCleanPage(item.url) && isCleanPage(item.image) && isCleanPage(item.externalURL)
+            && item.attachments.allSatisfy { enclosure($0.url) == $0.url }
             && item.authors.allSatisfy { author in
                 (author.url.map { self.author($0) == $0 } ?? true) && isCleanPage(author.avatar)
             }
@@ -107,6 +108,7 @@ public enum WebLink {
         }
         item.url = keep(item.url, page)
         item.image = keep(item.image, page)
+        item.externalURL = keep(item.externalURL, page)
         item.attachments = item.attachments.compactMap { attachment in
             guard let url = keep(attachment.url, enclosure) else { return nil }
             var attachment = attachment

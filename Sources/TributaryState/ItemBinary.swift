@@ -8,7 +8,7 @@ import TributaryModel
 /// the 8 bytes of the `Double` seconds since 1970, collections a varint count and their elements.
 /// Metrics and extras are written sorted by name, so the same item always gives the same bytes.
 ///
-///     marker id source url? title? summary? content? image?
+///     marker id source url? title? summary? content? image? [externalURL]
 ///     authors[name? url? avatar?] published? updated? tags[text]
 ///     attachments[url mime title? size? duration?] metrics[name int]
 ///     extras[name kind value] duplicates[source url? title?]
@@ -17,16 +17,20 @@ import TributaryModel
 enum ItemBinary {
     /// The first byte: JSON, the earlier form, starts with `{`.
     static let marker: UInt8 = 0x01
+    /// The first byte of an item with an `externalURL`, written after `image`. Items without one keep the first
+    /// layout, byte for byte, so the items stored before it compare equal to the same items read again.
+    static let markerWithExternalURL: UInt8 = 0x02
 
     static func encode(_ item: Item) -> [UInt8] {
         var writer = Writer()
         writer.bytes.reserveCapacity(
             64 + item.id.utf8.count + (item.url?.utf8.count ?? 0) + (item.title?.utf8.count ?? 0) + (item.summary?.utf8.count ?? 0)
                 + (item.contentHTML?.utf8.count ?? 0))
-        writer.bytes.append(marker)
+        writer.bytes.append(item.externalURL == nil ? marker : markerWithExternalURL)
         writer.string(item.id)
         writer.string(item.source)
         for text in [item.url, item.title, item.summary, item.contentHTML, item.image] { writer.optionalString(text) }
+        if let external = item.externalURL { writer.string(external) }
         writer.count(item.authors.count)
         for author in item.authors {
             writer.optionalString(author.name)
@@ -79,12 +83,17 @@ enum ItemBinary {
     /// The item, or nil when the bytes are not one this layout wrote (cut short, or too long).
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Item? {
         var reader = Reader(bytes: bytes)
-        guard reader.byte() == marker, let id = reader.string(), let source = reader.string() else { return nil }
+        let first = reader.byte()
+        guard first == marker || first == markerWithExternalURL, let id = reader.string(), let source = reader.string() else { return nil }
         var item = Item(id: id, source: source)
         guard let url = reader.optionalString(), let title = reader.optionalString(), let summary = reader.optionalString(),
             let content = reader.optionalString(), let image = reader.optionalString()
         else { return nil }
         (item.url, item.title, item.summary, item.contentHTML, item.image) = (url, title, summary, content, image)
+        if first == markerWithExternalURL {
+            guard let external = reader.string() else { return nil }
+            item.externalURL = external
+        }
         guard
             let authors = reader.list({ reader -> Author? in
                 guard let name = reader.optionalString(), let url = reader.optionalString(), let avatar = reader.optionalString()

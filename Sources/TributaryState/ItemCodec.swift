@@ -18,7 +18,7 @@ enum ItemCodec {
     /// The item the bytes describe, or nil when they are not an item this codec wrote.
     static func decodeItem(_ bytes: UnsafeRawBufferPointer) -> Item? {
         guard let first = bytes.first else { return nil }
-        if first == ItemBinary.marker { return ItemBinary.decode(bytes) }
+        if first == ItemBinary.marker || first == ItemBinary.markerWithExternalURL { return ItemBinary.decode(bytes) }
         return decodeJSONItem(Array(bytes))
     }
 

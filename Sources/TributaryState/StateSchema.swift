@@ -123,5 +123,9 @@ enum StateSchema {
         // every source, not only a deferred one: an edited source is asked at once, whether it waits for its interval
         // or while it fails.
         Migration(sql: "ALTER TABLE sources RENAME COLUMN deferral_settings TO attempt_settings;"),
+        // Version 8: no change of tables. An item with an external URL is stored in a second layout
+        // (`ItemBinary.markerWithExternalURL`) that builds before it cannot read: they refuse the file, untouched,
+        // rather than run without those items.
+        Migration(sql: ""),
     ]
 }

@@ -72,6 +72,35 @@ struct HTMLAdapterTests {
         #expect(result.items.allSatisfy { $0.image == nil })
     }
 
+    /// A link list (Hacker News, a linkblog): each row's discussion is the item's own page, its story elsewhere
+    /// the `external_url`, resolved like any link, and a script link is none.
+    @Test func aLinkListMapsTheStoryToTheExternalURL() async throws {
+        let server = try LoopbackServer()
+        let page = """
+            <html><body><table>
+            <tr class="row"><td><a class="story" href="https://news.example/a">A story</a></td><td><a href="item?id=1">12 comments</a></td></tr>
+            <tr class="row"><td><a class="story" href="/local/b">Ask: a question</a></td><td><a href="item?id=2">3 comments</a></td></tr>
+            <tr class="row"><td><a class="story" href="javascript:void(0)">Scripted</a></td><td><a href="item?id=3">0 comments</a></td></tr>
+            </table></body></html>
+            """
+        server.route("/news/index.html", .text(page, contentType: "text/html; charset=utf-8"))
+        let yaml = """
+            sources:
+              - name: links
+                adapter: html
+                url: \(server.baseURL)/news/index.html
+                items: //tr[@class='row']
+                fields:
+                  title: .//a[@class='story']
+                  url: ./td[2]/a/@href
+                  external_url: .//a[@class='story']/@href
+            """
+        let result = try await DeclarativeTestSupport.adapter(yaml).fetch(in: DeclarativeTestSupport.context(name: "links"))
+        #expect(result.items.map(\.url) == (1...3).map { server.url("/news/item?id=\($0)") })
+        #expect(result.items.map(\.externalURL) == ["https://news.example/a", server.url("/local/b"), nil])
+        #expect(result.problems.isEmpty, "\(result.problems)")
+    }
+
     @Test func aPageWithNoItemsGivesAWarningAndNoItems() async throws {
         let server = try LoopbackServer()
         server.route("/list/index.html", .text("<html><body><p>Nothing today</p></body></html>", contentType: "text/html"))

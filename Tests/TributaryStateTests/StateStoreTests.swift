@@ -51,6 +51,7 @@ struct StateStoreTests {
         return (0..<count).map { index in
             var item = Item(id: "id-\(index)", source: ["a", "b", ""][index % 3])
             (item.url, item.title, item.summary, item.contentHTML, item.image) = (text(), text(), text(), text(), text())
+            if index % 4 == 1 { item.externalURL = text() }
             item.authors = (0..<Int.random(in: 0...2, using: &generator)).map { _ in Author(name: text(), url: text(), avatar: text()) }
             (item.published, item.updated) = (date(), date())
             item.tags = (0..<Int.random(in: 0...3, using: &generator)).map { _ in text() ?? "" }
@@ -73,15 +74,31 @@ struct StateStoreTests {
 
     @Test("Generated items survive the binary form; JSON written by earlier versions still reads")
     func binaryAndJSONForms() {
-        for item in Self.generatedItems(count: 300, seed: 9) {
+        for var item in Self.generatedItems(count: 300, seed: 9) {
             let binary = ItemCodec.encode(item)
-            #expect(binary.first == ItemBinary.marker)
+            #expect(binary.first == (item.externalURL == nil ? ItemBinary.marker : ItemBinary.markerWithExternalURL))
             #expect(ItemCodec.decodeItem(binary) == item)
             #expect(ItemCodec.encode(item) == binary, "the same item gives the same bytes")
+            // Earlier versions had no external URL.
+            item.externalURL = nil
             let json = ItemCodec.encodeJSON(item)
             #expect(json.first == UInt8(ascii: "{"))
             #expect(ItemCodec.decodeItem(json) == item)
         }
+    }
+
+    /// An item without an external URL is stored as before it existed, byte for byte: the items stored by earlier
+    /// versions compare equal to the same items read again, and a source that serves what it served is unchanged.
+    @Test func anItemWithoutAnExternalURLKeepsTheFirstLayout() throws {
+        let item = Item(id: "a", source: "s", url: "https://e.example/a", title: "T")
+        let before: [UInt8] =
+            [0x01, 1, 0x61, 1, 0x73, 20] + Array("https://e.example/a".utf8) + [2, 0x54] + Array(repeating: 0, count: 11)
+        #expect(ItemCodec.encode(item) == before)
+        var linked = item
+        linked.externalURL = "https://elsewhere.example/story"
+        let bytes = ItemCodec.encode(linked)
+        #expect(bytes.first == ItemBinary.markerWithExternalURL)
+        #expect(ItemCodec.decodeItem(bytes) == linked)
     }
 
     @Test("Cut-short or padded binary items are refused, never misread")

@@ -600,6 +600,23 @@ struct JSONFeedTests {
         #expect(item.contentHTML == #"<p>hi <a href="http://127.0.0.1:18732/posts/other">o</a></p>"#)
         #expect(parsed.info.homePageURL == "http://127.0.0.1:18732/")
         #expect(parsed.items.last?.url == "https://elsewhere.example/x")
+        #expect(parsed.items.last?.externalURL == nil, "the only link is the item's own")
+    }
+
+    /// A linkblog's item: its own page in `url`, the page it is about in `external_url`. Both are kept, relative
+    /// ones resolved, and written back; one that repeats `url` is not kept twice.
+    @Test func aLinkblogItemKeepsItsExternalURL() throws {
+        let feed = #"""
+            {"version":"https://jsonfeed.org/version/1.1","title":"Links","items":[
+              {"id":"1","url":"/2026/12/post","external_url":"https://news.example/story","title":"A story elsewhere"},
+              {"id":"2","url":"https://blog.example/same","external_url":"https://blog.example/same","title":"Same"}]}
+            """#
+        let parsed = try JSONFeedParser(source: "s", baseURL: URL(string: "https://blog.example/feed.json")).parse(Array(feed.utf8))
+        #expect(parsed.items.map(\.url) == ["https://blog.example/2026/12/post", "https://blog.example/same"])
+        #expect(parsed.items.map(\.externalURL) == ["https://news.example/story", nil])
+        let written = JSONFeedWriter(pretty: false).document(feed: parsed.info, items: parsed.items)
+        #expect(written.contains(#""url":"https://blog.example/2026/12/post","external_url":"https://news.example/story""#), "\(written)")
+        #expect(!written.contains(#""external_url":"https://blog.example/same""#))
     }
 
     @Test("without a document URL (a file), relative links resolve against feed_url; FeedParser does the same")

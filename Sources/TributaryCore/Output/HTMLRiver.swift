@@ -225,6 +225,10 @@ public struct HTMLRiver: Sendable {
         }
         let names = item.authors.compactMap { $0.name.flatMap { $0.isEmpty ? nil : $0 } }
         if !names.isEmpty { html += " · <span class=\"author\">\(Self.escape(names.joined(separator: ", ")))</span>" }
+        if let external = item.externalURL.flatMap(WebLink.page) {
+            let host = URL(string: external)?.host ?? external
+            html += " · <a class=\"external\" href=\"\(Self.escape(external))\">→ \(Self.escape(host))</a>"
+        }
         html += "</p>\n"
         if showsContent, let content = item.contentHTML.map(Self.pageContent), !content.isEmpty {
             html += "<div class=\"content\">\(content)</div>\n"

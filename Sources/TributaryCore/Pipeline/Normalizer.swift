@@ -44,6 +44,9 @@ public struct Normalizer: Sendable {
         if let title = item.title { item.title = Self.nonEmpty(Self.plainLine(title, form)) }
         if let summary = item.summary { item.summary = Self.nonEmpty(Self.plainLine(summary, form)) }
         if let url = item.url { item.url = Self.nonEmpty(canonicalURL.clean(Self.trimmed(url))) }
+        if let external = item.externalURL {
+            item.externalURL = Self.nonEmpty(canonicalURL.clean(Self.trimmed(external))).flatMap { $0 == item.url ? nil : $0 }
+        }
         if !item.authors.isEmpty {
             item.authors = item.authors.map { author in
                 var author = author

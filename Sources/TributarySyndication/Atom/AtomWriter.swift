@@ -136,6 +136,12 @@ public struct AtomWriter: Sendable {
             xml.attribute("href", url)
             xml.raw("/>\n")
         }
+        // JSON Feed's `external_url`: the page a linkblog's entry is about.
+        if let external = item.externalURL, !external.isEmpty {
+            xml.raw(Self.isWebPage(external) ? "    <link rel=\"related\" type=\"text/html\"" : "    <link rel=\"related\"")
+            xml.attribute("href", external)
+            xml.raw("/>\n")
+        }
         for attachment in item.attachments where !attachment.url.isEmpty {
             xml.raw("    <link rel=\"enclosure\"")
             xml.attribute("href", attachment.url)

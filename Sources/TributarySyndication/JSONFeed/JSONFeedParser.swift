@@ -101,7 +101,8 @@ public struct JSONFeedParser: Sendable {
 
     private func item(_ entry: JSONObject, base: URL?, index: Int, problems: inout [Problem]) -> Item {
         func link(_ key: String) -> String? { entry[key]?.text.map { URLReference.resolve($0, against: base) } }
-        let url = link("url") ?? link("external_url")
+        let external = link("external_url")
+        let url = link("url") ?? external
         let title = entry["title"]?.text
         var id = entry["id"]?.text ?? ""
         if id.isEmpty {
@@ -109,6 +110,7 @@ public struct JSONFeedParser: Sendable {
             problems.append(Problem(.warning, "item \(index + 1) has no 'id'; using \(url == nil ? "a digest of its content" : "its url")"))
         }
         var item = Item(id: id, source: source, url: url, title: title)
+        if let external, external != url { item.externalURL = external }
         if let html = entry["content_html"]?.text {
             item.contentHTML = sanitize ? HTMLSanitizer(baseURL: url.flatMap(Self.absoluteURL) ?? base).sanitize(html) : html
         }

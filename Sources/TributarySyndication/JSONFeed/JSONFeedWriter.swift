@@ -88,6 +88,7 @@ public struct JSONFeedWriter: Sendable {
         writer.key("id")
         writer.string(id)
         write(&writer, "url", item.url)
+        write(&writer, "external_url", item.externalURL)
         write(&writer, "title", item.title)
         if let html = item.contentHTML, !html.isEmpty {
             writer.key("content_html")

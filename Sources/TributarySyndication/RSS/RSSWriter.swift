@@ -128,7 +128,11 @@ public struct RSSWriter: Sendable {
             if let seconds = other.durationInSeconds, seconds > 0 { xml += " duration=\"\(seconds)\"" }
             xml += "/>\n"
         }
-        // RSS has no element for them: the duplicates merged into the item are Atom's related links.
+        // RSS has no element for them: the page a linkblog's item is about and the duplicates merged into the item
+        // are Atom's related links.
+        if let external = item.externalURL.flatMap(WebLink.page) {
+            xml += "      <atom:link rel=\"related\" href=\"\(XMLEscaping.attribute(external))\"/>\n"
+        }
         for duplicate in item.duplicates {
             guard let url = duplicate.url.flatMap(WebLink.page) else { continue }
             let title = [duplicate.title, "(\(duplicate.source))"].compactMap { $0 }.joined(separator: " ")

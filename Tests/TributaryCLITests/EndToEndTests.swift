@@ -190,6 +190,41 @@ struct EndToEndTests {
         #expect(try String(contentsOfFile: folder.path("feeds/english.json"), encoding: .utf8) == feed)
     }
 
+    /// The `json` and `html` adapters' `url` may hold `{variables}`, so it is text, not a URL option, and the check
+    /// passed it by: an output written over such a source's file destroyed it at the first run. `check` refuses it
+    /// now, as for any source's file; a `url` with a variable is not a file name to compare.
+    @Test func anOutputOverADeclarativeSourcesFileIsRefused() async throws {
+        let folder = try CLIFixtures.folderWithFeeds()
+        let page = "<html><body><div class=\"post\"><h2><a href=\"/1\">One</a></h2></div></body></html>\n"
+        try folder.write(page, to: "listing.html")
+        try folder.write("{\"list\": []}\n", to: "data.json")
+        let yaml = """
+            sources:
+              - {name: page, adapter: html, url: listing.html, items: "//div[@class='post']", fields: {title: .//h2}}
+              - {name: api, adapter: json, url: ./data.json, items: list, fields: {title: title}}
+              - {name: paged, adapter: json, url: "p{page}.json", items: list, fields: {title: title}, pagination: {page: true}}
+            outputs:
+              - {type: atom, path: listing.html}
+              - {type: jsonfeed, path: data.json}
+              - {type: jsonfeed, path: "p{page}.json"}
+
+            """
+        try folder.write(yaml, to: "feeds.yaml")
+        let check = try await TributaryBinary.run(["check"], in: folder.url.path)
+        #expect(check.status == 1)
+        #expect(
+            check.standardError == """
+                feeds.yaml:6:24: error: 'path' 'listing.html' is the file source 'page' reads (line 2): the output would overwrite it
+                feeds.yaml:7:28: error: 'path' 'data.json' is the file source 'api' reads (line 3): the output would overwrite it
+                tributary: 2 errors in feeds.yaml
+
+                """)
+        let run = try await TributaryBinary.run(["run", "--no-state"], in: folder.url.path)
+        #expect(run.status == 1)
+        #expect(try folder.read("listing.html") == page)
+        #expect(try folder.read("data.json") == "{\"list\": []}\n")
+    }
+
     @Test func aStateFileThatIsADirectoryIsNamedSo() async throws {
         let folder = try CLIFixtures.folderWithFeeds()
         try folder.write("sources:\n  - {name: a, adapter: jsonfeed, url: feeds/english.json}\n", to: "feeds.yaml")

@@ -171,10 +171,22 @@ private struct ConfigurationBuilder {
         Self.identity(reader.directory.appendingPathComponent((reader.file as NSString).lastPathComponent))
     }
 
-    /// The local files a source reads (its `file:` URLs and paths).
+    /// The local files a source reads (its `file:` URLs and paths). A `url` that may hold `{variables}` (the `json` and
+    /// `html` adapters') is text, not a URL option; written without one, it names its file as plainly.
     private func localFiles(_ source: SourceConfig) -> [ReadFile] {
         type(of: source.adapter).options.compactMap { spec in
-            guard case .url = spec.kind, let url = source.options.url(spec.name), url.isFileURL else { return nil }
+            let url: URL
+            switch spec.kind {
+            case .url:
+                guard let given = source.options.url(spec.name) else { return nil }
+                url = given
+            case .string where spec.name == "url":
+                guard let text = source.options.string(spec.name), !text.contains("{") else { return nil }
+                url = URLResolver.resolve(text, against: reader.directory)
+            default:
+                return nil
+            }
+            guard url.isFileURL else { return nil }
             let line = source.options.position(spec.name).line
             return ReadFile(path: Self.identity(url), what: "the file source '\(source.name)' reads (line \(line))")
         }

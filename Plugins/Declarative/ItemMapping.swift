@@ -81,12 +81,19 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
             guard let text = first(name) else { return nil }
             return accepted(URL(string: text, relativeTo: environment.pageURL)?.absoluteString ?? text)
         }
+        // Whether the published date was read from text that counts back from now (`5分钟前`, `yesterday 08:00`).
+        var relativelyPublished = false
         func date(_ name: String) -> Date? {
             guard let rule = fields[name], let raw = rule.firstValues(evaluate).first else { return nil }
             filled.insert(name)
             let zone = rule.timeZone.flatMap(TimeZone.init(identifier:)) ?? environment.timeZone
             let conversion = rule.conversion == .none ? ValueConversion.date : rule.conversion
-            if let date = conversion.date(raw, timeZone: zone, now: environment.now) { return date }
+            if let date = conversion.date(raw, timeZone: zone, now: environment.now) {
+                if name == "published" {
+                    relativelyPublished = conversion.date(raw, timeZone: zone, now: environment.now.addingTimeInterval(86_400)) != date
+                }
+                return date
+            }
             problems.append(Problem(.warning, "\(rule.location): \(rule.name): cannot read '\(raw)' as a date in \(place); no date"))
             return nil
         }
@@ -156,7 +163,9 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
         } else if let url {
             item.id = url
         } else if let title = item.title {
-            item.id = StableID.digest(environment.source, title, item.published.map { String(Int($0.timeIntervalSince1970)) } ?? "")
+            // A date that counts back from now moves with the clock: it would give the item a new id at every run.
+            let date = relativelyPublished ? nil : item.published
+            item.id = StableID.digest(environment.source, title, date.map { String(Int($0.timeIntervalSince1970)) } ?? "")
         } else {
             let why = ["url", "title"].compactMap { fields[$0] }.flatMap { rule in
                 rule.expressions.map { "\(rule.name) '\($0)': \(explain($0))" }

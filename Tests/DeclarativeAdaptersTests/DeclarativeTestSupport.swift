@@ -46,14 +46,14 @@ enum DeclarativeTestSupport {
     /// A context over real libcurl with no retries.
     static func context(
         name: String = "test", directory: URL = URL(fileURLWithPath: "/"), timeout: Duration = .seconds(30), maxItems: Int? = nil,
-        timeZone: TimeZone = .gmt, logger: Logger = .silent
+        timeZone: TimeZone = .gmt, logger: Logger = .silent, now: Date = Date(timeIntervalSince1970: 1_709_700_000)
     ) -> FetchContext {
         var settings = HTTPSettings()
         settings.retries = 0
         settings.userAgent = "TributaryTests/1"
         return FetchContext(
             sourceName: name, configDirectory: directory, fetcher: CurlFetcher(settings: settings), timeout: timeout, maxItems: maxItems,
-            timeZone: timeZone, now: Date(timeIntervalSince1970: 1_709_700_000), logger: logger)
+            timeZone: timeZone, now: now, logger: logger)
     }
 
     /// The error a fetch threw, as the user reads it; nil when it succeeded.

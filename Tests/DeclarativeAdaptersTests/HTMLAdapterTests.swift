@@ -101,6 +101,34 @@ struct HTMLAdapterTests {
         #expect(result.problems.isEmpty, "\(result.problems)")
     }
 
+    /// Items without a link are named by a hash of their title and date. A date that counts back from now
+    /// (`5分钟前`) moved with the clock, so such an item got a new id at every run and came out again as new: it is
+    /// now named by its title alone. An absolute date still tells two notices of one title apart.
+    @Test func anItemWithoutALinkKeepsItsIdWhenItsDateCountsBackFromNow() async throws {
+        let server = try LoopbackServer()
+        let page = """
+            <html><body><ul>
+            <li><b>Notice: new office hours</b><span>5分钟前</span></li>
+            <li><b>Weekly notice</b><span>2024-03-01 10:00</span></li>
+            <li><b>Weekly notice</b><span>2024-02-23 10:00</span></li>
+            <li><b>Yesterday's notice</b><span>昨天 08:00</span></li>
+            </ul></body></html>
+            """
+        server.route("/notices.html", .text(page, contentType: "text/html; charset=utf-8"))
+        let yaml = """
+            sources:
+              - {name: notices, adapter: html, url: "\(server.baseURL)/notices.html", items: //li, fields: {title: ./b, published: ./span}}
+            """
+        let adapter = try DeclarativeTestSupport.adapter(yaml)
+        let now = Date(timeIntervalSince1970: 1_709_700_000)
+        let first = try await adapter.fetch(in: DeclarativeTestSupport.context(name: "notices", now: now))
+        let later = try await adapter.fetch(in: DeclarativeTestSupport.context(name: "notices", now: now.addingTimeInterval(3_700)))
+        #expect(first.items.count == 4)
+        #expect(first.items.map(\.id) == later.items.map(\.id))
+        #expect(Set(first.items.map(\.id)).count == 4, "the two weekly notices stay two")
+        #expect(first.items[0].published == now.addingTimeInterval(-300), "the date is still read")
+    }
+
     @Test func aPageWithNoItemsGivesAWarningAndNoItems() async throws {
         let server = try LoopbackServer()
         server.route("/list/index.html", .text("<html><body><p>Nothing today</p></body></html>", contentType: "text/html"))

@@ -140,6 +140,13 @@ struct ConfigErrorTests {
             "default duration", "defaults:\n  timeout: -5s\n" + oneSource,
             "feeds.yaml:2:12: error: 'timeout' must be a duration such as 500ms, 30s, 5m or 1h, found '-5s'"),
         Case(
+            "a zero timeout (a command raced it; an HTTP source ran without a limit)", "defaults:\n  timeout: 0s\n" + oneSource,
+            "feeds.yaml:2:12: error: 'timeout' must be longer than zero, found '0s'"),
+        Case(
+            "a source's zero timeout",
+            "sources:\n  - {name: a, adapter: static, count: 1, timeout: 0ms}\n",
+            "feeds.yaml:2:51: error: 'timeout' must be longer than zero, found '0ms'"),
+        Case(
             "a duration too large to hold", "defaults:\n  timeout: 1e16\n" + oneSource,
             "feeds.yaml:2:12: error: 'timeout' is too large: at most 36500d (100 years), found '1e16'"),
         Case(

@@ -240,7 +240,7 @@ private struct ConfigurationBuilder {
         var defaults = Defaults()
         guard let pairs = reader.mapping(node, "'defaults'") else { return defaults }
         let keys = reader.keyed(pairs, allowed: ConfigLoader.defaultsKeys, context: "in 'defaults'")
-        if let node = keys["timeout"]?.value, let value = reader.duration(node, "'timeout'") {
+        if let node = keys["timeout"]?.value, let value = reader.positiveDuration(node, "'timeout'") {
             defaults.timeout = value
         }
         if let node = keys["max_items"]?.value {
@@ -326,7 +326,7 @@ private struct ConfigurationBuilder {
 
         let enabled = keys["enabled"].flatMap { reader.boolean($0.value, "'enabled'") } ?? true
         let maxItems = keys["max_items"].map { reader.integer($0.value, "'max_items'", in: 1...1_000_000) } ?? defaults.maxItems
-        let timeout = keys["timeout"].flatMap { reader.duration($0.value, "'timeout'") } ?? defaults.timeout
+        let timeout = keys["timeout"].flatMap { reader.positiveDuration($0.value, "'timeout'") } ?? defaults.timeout
         let staleAfter = keys["stale_after"].flatMap { reader.duration($0.value, "'stale_after'") } ?? defaults.staleAfter
         let interval = keys["interval"].map { readInterval($0.value) } ?? defaults.interval
         let backoff = keys["backoff"].map { readBackoff($0.value) } ?? defaults.backoff

@@ -155,6 +155,16 @@ final class ConfigReader {
         return nil
     }
 
+    /// A duration longer than zero: a wait or a limit of none would end what it bounds at once, or never.
+    func positiveDuration(_ node: YAMLNode, _ what: String) -> Duration? {
+        guard let duration = duration(node, what) else { return nil }
+        guard duration > .zero else {
+            fail(node, "\(what) must be longer than zero, found \(describeValue(text(node, what) ?? "", node))")
+            return nil
+        }
+        return duration
+    }
+
     /// A byte count: `20MB`, `512KB`, `1GB` or a plain number of bytes.
     func byteCount(_ node: YAMLNode, _ what: String) -> Int? {
         guard let text = text(node, what) else { return nil }

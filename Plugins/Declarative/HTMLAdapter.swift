@@ -199,3 +199,9 @@ public struct HTMLAdapter: SourceAdapter {
         return MappedPage(page: Pagination.Page(items: found, next: next, problems: problems), filled: filled, count: nodes.count)
     }
 }
+
+extension HTMLAdapter {
+    /// Only a first page asked "has it changed?" could answer for the source: with more pages, one further on may
+    /// have changed while the first did not, so every page is read at every run.
+    public var firstAnswerCoversTheSource: Bool { pages == 1 }
+}

@@ -217,3 +217,9 @@ public struct JSONAdapter: SourceAdapter {
         return MappedPage(page: Pagination.Page(items: found, next: next, problems: problems), filled: filled, count: entries.count)
     }
 }
+
+extension JSONAdapter {
+    /// Only a first page asked "has it changed?" could answer for the source: with more pages, one further on may
+    /// have changed while the first did not, so every page is read at every run.
+    public var firstAnswerCoversTheSource: Bool { pages == 1 }
+}

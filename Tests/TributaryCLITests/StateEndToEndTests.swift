@@ -145,6 +145,48 @@ struct StateEndToEndTests {
         #expect(try Self.titles(folder) == ["Story a1", "Story a2", "Story a3", "Story b1"], "a2 stays in the river as history")
     }
 
+    /// Only a source's first request is made conditional. For a listing read over several pages, a 304 on the first
+    /// kept the stored items and read no other page, so what was added further on (a thread's last page) never came:
+    /// such a source now reads every page at every run. A single page is still asked "has it changed?".
+    @Test("A source read over several pages reads them all even when its first page has not changed")
+    func pagedSourcesAreNotShortCutByTheFirstPagesValidators() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        func page(_ titles: [String], next: String?) -> [UInt8] {
+            let rows = titles.map { "<div class=\"post\"><a href=\"/t/\($0)\">\($0)</a></div>" }.joined()
+            return Array("<html><body>\(rows)\(next.map { "<a rel=\"next\" href=\"\($0)\">next</a>" } ?? "")</body></html>".utf8)
+        }
+        server.route(
+            "/p1.html", .cached(body: page(["one", "two"], next: "/p2.html"), contentType: "text/html", etag: "\"p1\"", lastModified: nil))
+        server.route("/p2.html", .cached(body: page(["three"], next: nil), contentType: "text/html", etag: "\"p2\"", lastModified: nil))
+        server.route("/single.html", .cached(body: page(["solo"], next: nil), contentType: "text/html", etag: "\"s\"", lastModified: nil))
+        let folder = try TemporaryDirectory()
+        let fields = "items: \"//div[@class='post']\", fields: {title: ./a, url: ./a/@href}"
+        try folder.write(
+            """
+            sources:
+              - {name: thread, adapter: html, url: "\(server.url("/p1.html"))", \(fields), pagination: {next: "//a[@rel='next']/@href"}, pages: 3}
+              - {name: single, adapter: html, url: "\(server.url("/single.html"))", \(fields)}
+            outputs:
+              - {type: jsonfeed, path: out/river.json}
+
+            """, to: "feeds.yaml")
+        let first = try await TributaryBinary.run(["run", "-q"], in: folder.url.path)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(try Self.titles(folder) == ["one", "solo", "three", "two"])
+
+        server.route(
+            "/p2.html", .cached(body: page(["three", "four"], next: nil), contentType: "text/html", etag: "\"p2b\"", lastModified: nil))
+        let second = try await TributaryBinary.run(["run", "-q", "--report", "report.json"], in: folder.url.path)
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(try Self.titles(folder) == ["four", "one", "solo", "three", "two"])
+        #expect(server.requests("/p1.html").map { header("If-None-Match", in: $0) } == [nil, nil])
+        #expect(header("If-None-Match", in: try #require(server.requests("/single.html").last)) == "\"s\"")
+        let sources = Self.sources(try Self.report(folder))
+        #expect(sources["thread"]?["new_items"] as? Int == 1)
+        #expect(sources["single"]?["status"] as? String == "not-modified")
+    }
+
     @Test("When every source is unchanged and so is the configuration, the outputs are left as they are")
     func unchangedRiverIsNotRebuilt() async throws {
         let server = try LoopbackServer()

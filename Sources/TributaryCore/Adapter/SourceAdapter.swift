@@ -32,6 +32,11 @@ public protocol SourceAdapter: Sendable {
 
     /// Reads the source once and returns its items, feed metadata and any problems met.
     func fetch(in context: FetchContext) async throws -> SourceResult
+
+    /// Whether "not modified" for the first request (the only one made conditional) means the whole source is
+    /// unchanged, so that a run may reuse its stored items. An adapter that reads several pages says no: a page
+    /// further on (a thread's last) may have changed while the first did not. True unless the adapter says otherwise.
+    var firstAnswerCoversTheSource: Bool { get }
 }
 
 extension SourceAdapter {
@@ -43,6 +48,9 @@ extension SourceAdapter {
 
     /// Text that may hold markup unless the adapter declares it plain.
     public static var itemText: ItemTextForm { .markup }
+
+    /// One answer covers the source unless the adapter says otherwise.
+    public var firstAnswerCoversTheSource: Bool { true }
 }
 
 /// What one fetch of a source produced.

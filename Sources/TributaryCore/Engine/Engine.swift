@@ -415,7 +415,9 @@ public struct Engine: Sendable {
                             done.append((index, outcome))
                             continue
                         }
-                        let offer = Self.offer(histories[source.name], for: source, settingsDigest: digests.settings)
+                        let offer =
+                            source.adapter.firstAnswerCoversTheSource
+                            ? Self.offer(histories[source.name], for: source, settingsDigest: digests.settings) : nil
                         var outcome = await fetch(
                             source, configuration: configuration, now: now, settingsDigest: digests.settings,
                             log: FetchLog(offer: offer, onBytes: progress.received))

@@ -257,6 +257,36 @@ struct JSONAdapterTests {
         #expect(request.header("Content-Type") == addedType ?? contentType)
     }
 
+    /// A body is sent as written apart from its `{name}` holes. `}}` was read as an escaped brace, so a JSON body ending
+    /// in `}}` lost a brace and the server got invalid JSON; `"{{literal}}"` lost two. The README promises that JSON
+    /// braces need no escaping.
+    @Test(arguments: [
+        (#"{"filter": {"type": "news"}}"#, #"{"filter": {"type": "news"}}"#),
+        (#"{"filter": {"type": "{kind}"}}"#, #"{"filter": {"type": "news"}}"#),
+        (#"{"q": "{{literal}}", "p": {page}, "a": [{"b": {}}]}"#, #"{"q": "{{literal}}", "p": 1, "a": [{"b": {}}]}"#),
+        (#"{"x": "{{kind}}", "y": "{ kind }", "z": "}{"}"#, #"{"x": "{{kind}}", "y": "{ kind }", "z": "}{"}"#),
+        ("a={kind}&b={{c}}&d=}}", "a=news&b={{c}}&d=}}"),
+    ])
+    func aBodyIsSentAsWrittenApartFromItsHoles(body: String, sent: String) async throws {
+        let server = try LoopbackServer()
+        server.route("/echo", .text(#"{"list": [{"id": 1, "title": "x"}]}"#, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: post-json
+                adapter: json
+                url: \(server.baseURL)/echo
+                method: POST
+                body: '\(body)'
+                variables: {kind: news}
+                items: list
+                fields: {id: id, title: title}
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context(name: "post-json"))
+        #expect(result.items.map(\.id) == ["1"])
+        #expect(server.allRequests.first?.bodyText == sent)
+    }
+
     @Test func readsDatesWithAPatternInTheSourcesTimeZone() async throws {
         let server = try LoopbackServer()
         server.route("/d", .text(#"[{"u":"/a/1","t":"2024-03-05 14:03","n":"x"}]"#, contentType: "application/json"))

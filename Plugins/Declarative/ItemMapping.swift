@@ -69,8 +69,8 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
 
         func first(_ name: String) -> String? {
             guard let rule = fields[name] else { return nil }
-            guard let raw = rule.firstValues(evaluate).first else { return nil }
-            let value = rule.conversion.text(raw)
+            guard let raw = rule.firstConverted(evaluate).first else { return nil }
+            let value = raw.conversion.text(raw.text)
             guard !value.isEmpty else { return nil }
             filled.insert(name)
             return value
@@ -84,17 +84,18 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
         // Whether the published date was read from text that counts back from now (`5分钟前`, `yesterday 08:00`).
         var relativelyPublished = false
         func date(_ name: String) -> Date? {
-            guard let rule = fields[name], let raw = rule.firstValues(evaluate).first else { return nil }
+            guard let rule = fields[name], let value = rule.firstConverted(evaluate).first else { return nil }
             filled.insert(name)
-            let zone = rule.timeZone.flatMap(TimeZone.init(identifier:)) ?? environment.timeZone
-            let conversion = rule.conversion == .none ? ValueConversion.date : rule.conversion
-            if let date = conversion.date(raw, timeZone: zone, now: environment.now) {
+            let zone = value.timeZone.flatMap(TimeZone.init(identifier:)) ?? environment.timeZone
+            let conversion = value.conversion == .none ? ValueConversion.date : value.conversion
+            if let date = conversion.date(value.text, timeZone: zone, now: environment.now) {
                 if name == "published" {
-                    relativelyPublished = conversion.date(raw, timeZone: zone, now: environment.now.addingTimeInterval(86_400)) != date
+                    relativelyPublished =
+                        conversion.date(value.text, timeZone: zone, now: environment.now.addingTimeInterval(86_400)) != date
                 }
                 return date
             }
-            problems.append(Problem(.warning, "\(rule.location): \(rule.name): cannot read '\(raw)' as a date in \(place); no date"))
+            problems.append(Problem(.warning, "\(rule.location): \(rule.name): cannot read '\(value.text)' as a date in \(place); no date"))
             return nil
         }
 
@@ -121,8 +122,8 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
         }
         if let rule = fields["tags"] {
             var tags: [String] = []
-            for raw in rule.allValues(evaluate) {
-                let tag = rule.conversion.text(raw)
+            for raw in rule.allConverted(evaluate) {
+                let tag = raw.conversion.text(raw.text)
                 if !tag.isEmpty, !tags.contains(tag) { tags.append(tag) }
             }
             if !tags.isEmpty { filled.insert("tags") }
@@ -141,10 +142,10 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
             }
         }
         for (name, rule) in extras {
-            guard let raw = rule.firstValues(evaluate).first else { continue }
+            guard let raw = rule.firstConverted(evaluate).first else { continue }
             filled.insert("extras.\(name)")
-            let text = rule.conversion.text(raw)
-            if rule.conversion == .number, let count = ValueConversion.count(text) {
+            let text = raw.conversion.text(raw.text)
+            if raw.conversion == .number, let count = ValueConversion.count(text) {
                 item.extras[name] = .int(count)
             } else if let number = Int(text) {
                 item.extras[name] = .int(number)

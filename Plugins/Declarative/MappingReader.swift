@@ -112,11 +112,14 @@ struct MappingReader<Expression: Sendable & Hashable & CustomStringConvertible> 
     {
         var rule = rule
         let isDate = ["published", "updated"].contains(name)
-        if isDate, !rule.conversion.isDate, rule.conversion != .none {
-            throw error(pair, "'fields.\(pair.key)' is a date: convert it with date, unix, unix_ms or rfc3339, or give a format")
-        }
-        if rule.timeZone != nil, !rule.conversion.isDate, !isDate {
-            throw error(pair, "'fields.\(pair.key)': 'timezone' only applies to dates")
+        // Each alternative's own conversion is checked as the field's is.
+        for used in rule.conversions {
+            if isDate, !used.conversion.isDate, used.conversion != .none {
+                throw error(pair, "'fields.\(pair.key)' is a date: convert it with date, unix, unix_ms or rfc3339, or give a format")
+            }
+            if used.timeZone != nil, !used.conversion.isDate, !isDate {
+                throw error(pair, "'fields.\(pair.key)': 'timezone' only applies to dates")
+            }
         }
         if isDate, rule.conversion == .none { rule.conversion = .date }
         return rule
@@ -136,10 +139,14 @@ struct MappingReader<Expression: Sendable & Hashable & CustomStringConvertible> 
             guard !items.isEmpty else { throw error(node, "'\(name)' is an empty list") }
             for item in items {
                 if item.pairs != nil {
+                    // The entry's conversion is its own: the other alternatives keep the field's.
                     let inner = try field(item, name: name, at: pair)
+                    if inner.conversion != .none || inner.timeZone != nil {
+                        for offset in inner.sources.indices {
+                            rule.own[rule.sources.count + offset] = .init(conversion: inner.conversion, timeZone: inner.timeZone)
+                        }
+                    }
                     rule.sources += inner.sources
-                    if inner.conversion != .none { rule.conversion = inner.conversion }
-                    if inner.timeZone != nil { rule.timeZone = inner.timeZone }
                 } else {
                     rule.sources.append(try source(try text(item, "each entry of '\(name)'"), item, name))
                 }

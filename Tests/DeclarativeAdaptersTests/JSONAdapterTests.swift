@@ -309,6 +309,59 @@ struct JSONAdapterTests {
         #expect(item.published == Date(timeIntervalSince1970: 1_709_618_580))
     }
 
+    /// Each alternative of a fallback list is converted as it says. One alternative's `convert:` was applied to all of
+    /// them, so an item whose date was RFC 3339 text was read as Unix seconds and lost its date with a false warning.
+    @Test(arguments: [
+        "[time, {path: ts, convert: unix}]",
+        "[{path: ts, convert: unix}, time]",
+        "[{path: ms, convert: unix_ms}, {path: ts, convert: unix}, {path: local, format: 'yyyy-MM-dd HH:mm', timezone: Asia/Shanghai}, time]",
+    ])
+    func eachAlternativeOfAListHasItsOwnConversion(published: String) async throws {
+        let server = try LoopbackServer()
+        server.route(
+            "/d",
+            .text(
+                #"[{"id":1,"time":"2024-03-05T10:00:00+08:00"},{"id":2,"ts":1709640000},{"id":3,"ms":1709640000000},"#
+                    + #"{"id":4,"local":"2024-03-05 20:00"}]"#, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: dated
+                adapter: json
+                url: \(server.baseURL)/d
+                items: $[*]
+                fields:
+                  id: id
+                  title: id
+                  published: \(published)
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        let dates = Dictionary(uniqueKeysWithValues: result.items.map { ($0.id, $0.published?.timeIntervalSince1970) })
+        #expect(dates["1"] == 1_709_604_000)
+        #expect(dates["2"] == 1_709_640_000)
+        if published.contains("ms") {
+            #expect(dates["3"] == 1_709_640_000)
+            #expect(dates["4"] == 1_709_640_000)
+        }
+        #expect(result.problems.filter { $0.message.contains("as a date") }.isEmpty, "\(result.problems)")
+    }
+
+    /// A conversion that is no date's is refused in any alternative of a date field, not only in the last one.
+    @Test func aDateFieldsAlternativeWithANonDateConversionIsAnError() {
+        let yaml = """
+            sources:
+              - name: s
+                adapter: json
+                url: http://127.0.0.1:9/x
+                items: list[*]
+                fields: {id: id, published: [{path: n, convert: number}, {path: ts, convert: unix}]}
+            """
+        #expect(
+            DeclarativeTestSupport.errors(yaml) == [
+                "feeds.yaml:6:22: error: source 's': 'fields.published' is a date: convert it with date, unix, unix_ms or rfc3339, or give a format"
+            ])
+    }
+
     @Test func aWrongItemsPathFailsNamingTheLineAndWhatWasThere() async throws {
         let server = try LoopbackServer()
         server.route("/app3/homes/index/0.json", try DeclarativeTestSupport.route("homes0.json"))

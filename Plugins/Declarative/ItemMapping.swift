@@ -52,17 +52,23 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
     }
 
     /// Builds an item; `evaluate` gives the texts an expression yields for this item, `markup`
-    /// the HTML it selects (for `content`; nil to use `evaluate`), `explain` says why an
-    /// expression yielded nothing, `place` names the item (`response.feeds[3]`).
+    /// the HTML it selects (for `content`; nil to use `evaluate`), `every` the texts it yields for
+    /// a field that takes every value (`tags`: a JSON list's elements too; nil to use `evaluate`),
+    /// `explain` says why an expression yielded nothing, `place` names the item (`response.feeds[3]`).
     func item(
         _ environment: Environment, place: String, evaluate evaluateItem: (Expression) -> [String],
-        markup: ((Expression) -> [String])? = nil, explain: (Expression) -> String
+        markup: ((Expression) -> [String])? = nil, every: ((Expression) -> [String])? = nil, explain: (Expression) -> String
     ) -> Outcome {
         var problems: [Problem] = []
         var filled = Set<String>()
         // The expressions that gave a value: a template's holes are read one by one, the field only when all match.
         func evaluate(_ expression: Expression) -> [String] {
-            let values = evaluateItem(expression)
+            record(expression, evaluateItem(expression))
+        }
+        func evaluateEvery(_ expression: Expression) -> [String] {
+            record(expression, every.map { $0(expression) } ?? evaluateItem(expression))
+        }
+        func record(_ expression: Expression, _ values: [String]) -> [String] {
             if values.contains(where: { !$0.isEmpty }) { filled.insert(Self.matchedKey(expression)) }
             return values
         }
@@ -122,7 +128,7 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
         }
         if let rule = fields["tags"] {
             var tags: [String] = []
-            for raw in rule.allConverted(evaluate) {
+            for raw in rule.allConverted(evaluateEvery) {
                 let tag = raw.conversion.text(raw.text)
                 if !tag.isEmpty, !tags.contains(tag) { tags.append(tag) }
             }
@@ -181,22 +187,38 @@ struct ItemMapping<Expression: Sendable & Hashable & CustomStringConvertible>: S
     }
 
     /// Warnings for rules that found nothing in any of the `count` items of a fetch: most likely a
-    /// wrong path.
-    func unmatched(filled: Set<String>, count: Int) -> [Problem] {
+    /// wrong path. `notText` says, by ``matchedKey(_:)``, what an expression reached that is no text
+    /// (`is an object, not text (did you mean author.name?)`): such an expression is reported so.
+    func unmatched(filled: Set<String>, count: Int, notText: [String: String] = [:]) -> [Problem] {
         guard count > 0 else { return [] }
         var rules = fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         rules += metrics.map { ("metrics.\($0.0)", $0.1) } + extras.map { ("extras.\($0.0)", $0.1) }
-        return rules.compactMap { key, rule in
-            guard !filled.contains(key), !rule.expressions.isEmpty else { return nil }
+        return rules.flatMap { key, rule -> [Problem] in
+            guard !filled.contains(key), !rule.expressions.isEmpty else { return [] }
             let missing = rule.expressions.filter { !filled.contains(Self.matchedKey($0)) }
             guard !missing.isEmpty else {
                 let expressions = rule.expressions.map { "'\($0)'" }.joined(separator: ", ")
-                return Problem(
-                    .warning, "\(rule.location): \(rule.name): \(expressions) never gave a value together in any of the \(count) items read"
-                )
+                return [
+                    Problem(
+                        .warning,
+                        "\(rule.location): \(rule.name): \(expressions) never gave a value together in any of the \(count) items read")
+                ]
             }
-            let expressions = missing.map { "'\($0)'" }.joined(separator: ", ")
-            return Problem(.warning, "\(rule.location): \(rule.name): \(expressions) matched nothing in any of the \(count) items read")
+            var problems: [Problem] = []
+            var reported = Set<String>()
+            for expression in missing {
+                guard let shape = notText[Self.matchedKey(expression)], reported.insert(Self.matchedKey(expression)).inserted else {
+                    continue
+                }
+                problems.append(Problem(.warning, "\(rule.location): \(rule.name): '\(expression)' \(shape)"))
+            }
+            let nothing = missing.filter { notText[Self.matchedKey($0)] == nil }
+            if !nothing.isEmpty {
+                let expressions = nothing.map { "'\($0)'" }.joined(separator: ", ")
+                problems.append(
+                    Problem(.warning, "\(rule.location): \(rule.name): \(expressions) matched nothing in any of the \(count) items read"))
+            }
+            return problems
         }
     }
 

@@ -124,15 +124,18 @@ public struct JSONAdapter: SourceAdapter {
 
     public func fetch(in context: FetchContext) async throws -> SourceResult {
         var filled = Set<String>()
+        var notText: [String: String] = [:]
         var count = 0
         let result = try await Pagination.collect(first: start, pages: pages, maxItems: context.maxItems) { state in
             let page = try await page(state, context: context)
             filled.formUnion(page.filled)
+            notText.merge(page.notText) { first, _ in first }
             count += page.count
             return page.page
         }
         context.logger.debug("read \(result.pagesRead) page(s), stopped: \(result.stop)", source: context.sourceName)
-        return SourceResult(items: result.items, problems: result.problems + mapping.unmatched(filled: filled, count: count))
+        return SourceResult(
+            items: result.items, problems: result.problems + mapping.unmatched(filled: filled, count: count, notText: notText))
     }
 
     /// Fetches and maps one page.
@@ -169,10 +172,34 @@ public struct JSONAdapter: SourceAdapter {
         var found: [Item] = []
         var problems: [Problem] = []
         var filled = Set<String>()
+        // What paths reached instead of text: a field that takes one value says so rather than "matched nothing".
+        var notText: [String: String] = [:]
         for (index, entry) in entries.enumerated() {
+            func reached(_ path: JSONPath) -> [JSONValue] { path.fromRoot ? path.values(in: root) : path.values(in: entry) }
+            func note(_ path: JSONPath, _ value: JSONValue) {
+                let key = ItemMapping<JSONPath>.matchedKey(path)
+                if notText[key] == nil, let shape = path.notText(value) { notText[key] = shape }
+            }
             let outcome = mapping.item(
                 environment, place: "\(place) item \(index + 1) (\(items)[\(index)])",
-                evaluate: { path in (path.fromRoot ? path.values(in: root) : path.values(in: entry)).compactMap(\.nonEmptyText) },
+                evaluate: { path in
+                    reached(path).compactMap { value in
+                        if value.nonEmptyText == nil { note(path, value) }
+                        return value.nonEmptyText
+                    }
+                },
+                // A field that takes every value takes a list's elements too.
+                every: { path in
+                    reached(path).flatMap { value -> [String] in
+                        if let elements = value.array {
+                            let texts = elements.compactMap(\.nonEmptyText)
+                            if texts.isEmpty, !elements.isEmpty { note(path, value) }
+                            return texts
+                        }
+                        if value.nonEmptyText == nil { note(path, value) }
+                        return value.nonEmptyText.map { [$0] } ?? []
+                    }
+                },
                 explain: { path in path.explainMissing(in: path.fromRoot ? root : entry) })
             problems += outcome.problems
             filled.formUnion(outcome.filled)
@@ -214,7 +241,8 @@ public struct JSONAdapter: SourceAdapter {
                 next = PageState(cursor: state.cursor, page: state.page + 1, offset: state.offset + entries.count)
             }
         }
-        return MappedPage(page: Pagination.Page(items: found, next: next, problems: problems), filled: filled, count: entries.count)
+        return MappedPage(
+            page: Pagination.Page(items: found, next: next, problems: problems), filled: filled, count: entries.count, notText: notText)
     }
 }
 

@@ -137,6 +137,34 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return "nothing"
     }
 
+    /// What the path reached when that is an object or a list rather than text, worded to follow the path, with the
+    /// step that most likely reaches the text: `is an object, not text (did you mean author.name?)`. Nil for anything else.
+    func notText(_ value: JSONValue) -> String? {
+        switch value {
+        case .object(let object):
+            let hint = Self.textKey(in: object).map { " (did you mean \(text)\(Self.render(.key($0), after: text))?)" } ?? ""
+            return "is an object, not text\(hint)"
+        case .array(let array):
+            var hint = ""
+            if let first = array.first {
+                if first.nonEmptyText != nil {
+                    hint = " (did you mean \(text)[0]?)"
+                } else if let object = first.object, let key = Self.textKey(in: object) {
+                    hint = " (did you mean \(text)[0]\(Self.render(.key(key), after: "x"))?)"
+                }
+            }
+            return "is a list, not text\(hint)"
+        default:
+            return nil
+        }
+    }
+
+    /// The key of an object most likely to hold its text: a usual name for it, else the first key with text.
+    private static func textKey(in object: JSONObject) -> String? {
+        let keys = object.keys.filter { object[$0]?.nonEmptyText != nil }
+        return ["name", "title", "text", "value", "content", "url", "id"].first { keys.contains($0) } ?? keys.first
+    }
+
     fileprivate static func apply(_ step: Step, to value: JSONValue) -> [JSONValue] {
         switch step {
         case .key(let key):

@@ -33,4 +33,6 @@ struct MappedPage<Cursor: Hashable & Sendable>: Sendable {
     var filled: Set<String>
     /// How many entries the page had (including skipped ones).
     var count: Int
+    /// What expressions that gave no text reached instead (an object, a list), by ``ItemMapping/matchedKey(_:)``.
+    var notText: [String: String] = [:]
 }

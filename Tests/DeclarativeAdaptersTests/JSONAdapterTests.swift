@@ -397,6 +397,40 @@ struct JSONAdapterTests {
             ])
     }
 
+    /// A path that reaches a list or an object. `tags` (every value of every path) took nothing from a list of tags, with
+    /// no warning; a single-valued field that reached an object was reported as having "matched nothing", which sent
+    /// the user looking for a typo where the path was right but one step short.
+    @Test func aPathThatReachesAListOrAnObject() async throws {
+        let server = try LoopbackServer()
+        server.route(
+            "/x",
+            .text(
+                #"{"list":[{"id":1,"title":"t1","tags":["天气","北京",7,{"x":1}],"author":{"name":"张三"},"see":["a","b"]},"#
+                    + #"{"id":2,"title":"t2","tags":"rust","author":{"name":"Bob"},"see":["c"]}]}"#, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: shapes
+                adapter: json
+                url: \(server.baseURL)/x
+                items: list
+                fields:
+                  id: id
+                  title: title
+                  tags: tags
+                  author: author
+                  summary: see
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.tags) == [["天气", "北京", "7"], ["rust"]])
+        #expect(result.items.allSatisfy { $0.authors.isEmpty && $0.summary == nil })
+        #expect(
+            result.problems.map(\.description) == [
+                "warning: feeds.yaml:10:7: fields.author: 'author' is an object, not text (did you mean author.name?)",
+                "warning: feeds.yaml:11:7: fields.summary: 'see' is a list, not text (did you mean see[0]?)",
+            ])
+    }
+
     @Test func aTemplateNamesOnlyTheHolesThatNeverMatched() async throws {
         let server = try LoopbackServer()
         server.route("/x", .text(#"{"list":[{"id":1,"title":"a"}]}"#, contentType: "application/json"))

@@ -170,7 +170,10 @@ public struct JSONAdapter: SourceAdapter {
         let environment = ItemMapping<JSONPath>.Environment(
             source: context.sourceName, pageURL: baseURL ?? pageURL, timeZone: context.timeZone, now: context.now)
         var found: [Item] = []
-        var problems: [Problem] = []
+        // Entries an `@json` step could not read are not items, but they are not silently gone either.
+        var problems = items.undecodable(in: root).map { failure in
+            Problem(.warning, "\(itemsLocation): items: \(place): \(failure); the entry was skipped")
+        }
         var filled = Set<String>()
         // What paths reached instead of text: a field that takes one value says so rather than "matched nothing".
         var notText: [String: String] = [:]

@@ -198,6 +198,47 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension JSONPath {
+    /// The strings an `@json` step met that hold no valid JSON, each named by where it is and what is wrong with it:
+    /// `data[3].content is not valid JSON at 1:14: …`. The path skips them; this says which.
+    func undecodable(in value: JSONValue) -> [String] {
+        guard steps.contains(.decode) else { return [] }
+        var current = [(value: value, place: fromRoot ? "$" : "")]
+        var failures: [String] = []
+        for step in steps {
+            var next: [(value: JSONValue, place: String)] = []
+            for (value, place) in current {
+                switch step {
+                case .key(let key):
+                    if let found = value[key] { next.append((found, place + Self.render(step, after: place))) }
+                case .index(let number):
+                    guard let array = value.array else { continue }
+                    let position = number < 0 ? array.count + number : number
+                    if array.indices.contains(position) { next.append((array[position], place + "[\(position)]")) }
+                case .all:
+                    if let array = value.array {
+                        next += array.enumerated().map { ($0.element, place + "[\($0.offset)]") }
+                    } else if let object = value.object {
+                        next += object.map { ($0.value, place + Self.render(.key($0.key), after: place)) }
+                    }
+                case .decode:
+                    guard case .string(let text) = value else {
+                        next += Self.apply(step, to: value).map { ($0, place) }
+                        continue
+                    }
+                    do {
+                        next.append((try JSON.parse(text), place))
+                    } catch {
+                        failures.append(
+                            "\(place.isEmpty ? "the response" : place) is not valid JSON at \(error.line):\(error.column): \(error.message)"
+                        )
+                    }
+                }
+            }
+            current = next
+        }
+        return failures
+    }
+
     /// Whether the path found nothing only because a `[*]` met an empty (or null) list or object:
     /// an empty page rather than a wrong path.
     func reachesEmptyCollection(in value: JSONValue) -> Bool {

@@ -227,6 +227,33 @@ struct JSONAdapterTests {
         #expect(request.bodyText == #"{"category": "news_tech"}"#)
     }
 
+    /// An entry whose `@json` text is not valid JSON is skipped with a warning naming it and where its JSON breaks, as the
+    /// Toutiao adapter does. It was dropped silently: a feed lost items and the run said nothing.
+    @Test func anEntryWhoseJSONTextIsInvalidIsAWarningNamingIt() async throws {
+        let server = try LoopbackServer()
+        server.route(
+            "/feed",
+            .text(
+                #"{"data":[{"content":"{\"id\":1,\"title\":\"a\"}"},{"content":"{bad json"},{"content":{"id":3,"title":"c"}}]}"#,
+                contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: toutiao
+                adapter: json
+                url: \(server.baseURL)/feed
+                items: data[*].content.@json
+                fields: {id: id, title: title}
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context(name: "toutiao"))
+        #expect(result.items.map(\.id) == ["1", "3"])
+        #expect(
+            result.problems.map(\.description) == [
+                "warning: feeds.yaml:5:5: items: \(server.url("/feed")): data[1].content is not valid JSON at 1:2: "
+                    + "expected a quoted object key or '}'; the entry was skipped"
+            ])
+    }
+
     /// Values fill a body encoded for its type: percent-encoded in a form, escaped in a JSON string, as they are in
     /// another type the headers name.
     @Test(arguments: [

@@ -2,6 +2,7 @@ import Foundation
 public import TributaryCore
 import TributaryJSON
 import TributaryModel
+import TributarySyndication
 
 /// `adapter: json` — any JSON API, described in the configuration: the request, where the items
 /// are (`items: response.feeds[*]`), how each `Item` field is read (`fields:`), and how to reach
@@ -146,13 +147,25 @@ public struct JSONAdapter: SourceAdapter {
         guard (200..<300).contains(response.status) else {
             throw FetchError(url: place, reason: .httpStatus(response.status))
         }
+        // A body in the charset the server names is read as UTF-8 first, as the html adapter and feeds are.
+        var body = response.body
+        var decoding: [Problem] = []
+        if let charset = response.charset {
+            do {
+                (body, decoding) = try DeclaredCharset.utf8(response.body, charset: charset)
+            } catch {
+                throw AdapterError("\(place): \(error.message)")
+            }
+        }
         let root: JSONValue
         do {
-            root = try JSON.parse(response.body)
+            root = try JSON.parse(body)
         } catch {
             throw AdapterError("\(place): not valid JSON at \(error.line):\(error.column): \(error.message)")
         }
-        return try read(root, state: state, place: place, pageURL: response.url, context: context)
+        var mapped = try read(root, state: state, place: place, pageURL: response.url, context: context)
+        mapped.page.problems = decoding.map { Problem($0.severity, "\(place): \($0.message)") } + mapped.page.problems
+        return mapped
     }
 
     /// Maps a parsed page: its items and the state of the next page.

@@ -254,6 +254,42 @@ struct JSONAdapterTests {
             ])
     }
 
+    /// The response is read in the charset its `Content-Type` names. The adapter parsed the bytes as UTF-8 whatever the
+    /// server said, so a GBK API gave mojibake titles without a warning; a charset that cannot be decoded fails the
+    /// source saying so, rather than guessing.
+    @Test func readsTheResponseInTheCharsetTheServerNames() async throws {
+        let server = try LoopbackServer()
+        // {"list":[{"id":1,"title":"天气","author":{"name":"张三"}}]} in GBK.
+        let gbk =
+            Array(#"{"list":[{"id":1,"title":""#.utf8) + [0xCC, 0xEC, 0xC6, 0xF8] + Array(#"","author":{"name":""#.utf8)
+            + [0xD5, 0xC5, 0xC8, 0xFD] + Array(#""}}]}"#.utf8)
+        server.route("/gbk", .ok(body: gbk, contentType: "application/json; charset=gbk"))
+        server.route("/unknown", .ok(body: gbk, contentType: "application/json; charset=x-klingon"))
+        server.route(
+            "/ascii", .ok(body: Array(#"{"list":[{"id":2,"title":"t"}]}"#.utf8), contentType: "application/json; charset=x-klingon"))
+        func adapter(_ path: String) throws -> any SourceAdapter {
+            try DeclarativeTestSupport.adapter(
+                """
+                sources:
+                  - name: gbk
+                    adapter: json
+                    url: \(server.baseURL)\(path)
+                    items: list
+                    fields: {id: id, title: title, author: author.name}
+                """)
+        }
+        let result = try await adapter("/gbk").fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.title) == ["天气"])
+        #expect(result.items.map(\.authors) == [[Author(name: "张三")]])
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(
+            await DeclarativeTestSupport.failure(try adapter("/unknown"))
+                == "\(server.url("/unknown")): the HTTP charset 'x-klingon' is not an encoding this system can decode, and the bytes are not UTF-8"
+        )
+        let ascii = try await adapter("/ascii").fetch(in: DeclarativeTestSupport.context())
+        #expect(ascii.items.map(\.title) == ["t"])
+    }
+
     /// Values fill a body encoded for its type: percent-encoded in a form, escaped in a JSON string, as they are in
     /// another type the headers name.
     @Test(arguments: [

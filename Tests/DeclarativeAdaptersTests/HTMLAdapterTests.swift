@@ -129,6 +129,42 @@ struct HTMLAdapterTests {
         #expect(first.items[0].published == now.addingTimeInterval(-300), "the date is still read")
     }
 
+    /// An element's text was libxml2's whole text content, so the code of a `<script>` or the rules of a `<style>`
+    /// inside a title (`HeadlinetrackClick()`) or author (`Ann.x{}`) ended up in the item. A field's text is now what a
+    /// browser shows: script, style, template and noscript contents and comments left out (a field that selects such an
+    /// element itself, say JSON-LD in a script, still reads its text).
+    @Test func aFieldsTextLeavesOutScriptsStylesAndComments() async throws {
+        let server = try LoopbackServer()
+        let page = """
+            <html><head><style>li { color: red }</style></head><body><ul>
+            <li><b>Headline<script>trackClick()</script></b><i>Sum<script>ad()</script>mary</i><u>Ann<style>.x{}</style></u></li>
+            <li><b><a href="/t/1">Row <!-- c --> one<script>var x = "injected";</script></a></b><i>S<template>hidden</template>\
+            <noscript>Enable JavaScript</noscript>econd</i><u>Bo<!-- x -->b</u>\
+            <script type="application/ld+json">{"id": 2}</script></li>
+            </ul></body></html>
+            """
+        server.route("/list", .text(page, contentType: "text/html; charset=utf-8"))
+        let yaml = """
+            sources:
+              - name: page
+                adapter: html
+                url: \(server.baseURL)/list
+                items: //li
+                fields:
+                  title: ./b
+                  summary: ./i
+                  author: ./u
+                  tags: .//a
+                  extras: {data: "./script[@type='application/ld+json']"}
+            """
+        let result = try await DeclarativeTestSupport.adapter(yaml).fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.title) == ["Headline", "Row one"])
+        #expect(result.items.map(\.summary) == ["Summary", "Second"])
+        #expect(result.items.map { $0.authors.map(\.name) } == [["Ann"], ["Bob"]])
+        #expect(result.items.last?.tags.first == "Row one")
+        #expect(result.items.last?.extras["data"] == .string(#"{"id": 2}"#), "a script selected itself keeps its text")
+    }
+
     @Test func aPageWithNoItemsGivesAWarningAndNoItems() async throws {
         let server = try LoopbackServer()
         server.route("/list/index.html", .text("<html><body><p>Nothing today</p></body></html>", contentType: "text/html"))

@@ -114,13 +114,59 @@ public struct HTMLNode {
     /// The libxml2 node.
     let pointer: xmlNodePtr
 
-    /// The node's text: an attribute's value, or an element's text content with runs of
-    /// whitespace collapsed to one space and the ends trimmed.
+    /// The node's text: an attribute's value, or an element's text as a browser shows it, with runs
+    /// of whitespace collapsed to one space and the ends trimmed.
     public var text: String {
-        guard let content = xmlNodeGetContent(pointer) else { return "" }
-        defer { tributary_xml_free(content) }
-        let raw = String(cString: content)
+        let raw: String
+        switch pointer.pointee.type {
+        case XML_ELEMENT_NODE, XML_DOCUMENT_NODE, XML_HTML_DOCUMENT_NODE, XML_DOCUMENT_FRAG_NODE:
+            raw = Self.shownText(under: pointer)
+        default:
+            guard let content = xmlNodeGetContent(pointer) else { return "" }
+            defer { tributary_xml_free(content) }
+            raw = String(cString: content)
+        }
         return raw.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// Elements whose contents a browser does not show as text: libxml2's text content has them
+    /// (a title read `HeadlinetrackClick()`), a field's text does not. The node a field selects is
+    /// read whatever its name: `./script[@type='application/ld+json']` gives the script's text.
+    private static let hiddenElements: Set<String> = ["script", "style", "template", "noscript"]
+
+    /// The text of the text nodes below `root`, in document order, leaving out comments and the
+    /// contents of `hiddenElements`. A loop, not recursion: a page may nest elements deeply.
+    private static func shownText(under root: xmlNodePtr) -> String {
+        var bytes: [UInt8] = []
+        var node = root.pointee.children
+        while let current = node {
+            var descend = false
+            switch current.pointee.type {
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = current.pointee.content {
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
+                }
+            case XML_ELEMENT_NODE:
+                descend = !(current.pointee.name.map { hiddenElements.contains(String(cString: $0).lowercased()) } ?? false)
+            default:
+                break  // comments, processing instructions
+            }
+            if descend, let child = current.pointee.children {
+                node = child
+                continue
+            }
+            // The next sibling, else that of the nearest ancestor below `root` that has one.
+            node = nil
+            var climbing: xmlNodePtr? = current
+            while let step = climbing, step != root {
+                if let next = step.pointee.next {
+                    node = next
+                    break
+                }
+                climbing = step.pointee.parent
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The node as HTML (the element with its tags); an attribute or text gives its text.

@@ -165,6 +165,31 @@ struct HTMLAdapterTests {
         #expect(result.items.last?.extras["data"] == .string(#"{"id": 2}"#), "a script selected itself keeps its text")
     }
 
+    /// A listing whose items never close their `<div>` nests one level deeper per item: libxml2 stopped at depth 256
+    /// ("Excessive depth in document"), so a page of 400 items gave 254 and no word of the rest, where a browser shows
+    /// all 400. Pages are now read to depth 1024; one nested deeper keeps what came before and says it was cut.
+    @Test(arguments: [(400, false), (1100, true)])
+    func itemsNestedDeepGiveEveryItemOrAWarning(count: Int, cut: Bool) async throws {
+        let server = try LoopbackServer()
+        let rows = (1...count).map { "<div class=\"it\"><a href=\"/n/\($0)\">新闻 \($0)</a>" }.joined(separator: "\n")
+        server.route("/list", .text("<html><body>\(rows)</body></html>", contentType: "text/html; charset=utf-8"))
+        let yaml = """
+            sources:
+              - name: deep
+                adapter: html
+                url: \(server.baseURL)/list
+                items: "//div[@class='it']"
+                fields: {title: ./a, url: ./a/@href}
+            """
+        let result = try await DeclarativeTestSupport.adapter(yaml).fetch(in: DeclarativeTestSupport.context())
+        // <html> and <body> are open too; the item at depth 1024 loses its link, which is one level deeper.
+        let read = cut ? 1024 - 3 : count
+        #expect(result.items.map(\.title) == (1...read).map { "新闻 \($0)" })
+        #expect(result.items.last?.url == server.url("/n/\(read)"))
+        let warning = "warning: \(server.url("/list")): the page nests elements deeper than 1024; the rest of it was not read"
+        #expect(result.problems.first?.description == (cut ? warning : nil), "\(result.problems)")
+    }
+
     @Test func aPageWithNoItemsGivesAWarningAndNoItems() async throws {
         let server = try LoopbackServer()
         server.route("/list/index.html", .text("<html><body><p>Nothing today</p></body></html>", contentType: "text/html"))

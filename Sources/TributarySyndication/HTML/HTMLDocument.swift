@@ -11,27 +11,55 @@ public final class HTMLDocument {
     /// The libxml2 tree; freed in `deinit`, never shared.
     private let document: htmlDocPtr
 
-    /// Warnings from decoding (guessed charsets, replaced bytes).
+    /// Warnings from decoding (guessed charsets, replaced bytes), and one when the page nests
+    /// elements deeper than ``maximumDepth``.
     public let problems: [Problem]
+
+    /// How deeply elements may nest before the parse stops. libxml2 stops at 256 unless told
+    /// `XML_PARSE_HUGE`, which in libxml2 2.9 lifts the limit altogether, and a listing whose items
+    /// never close their `<div>` nests one level deeper per item: 400 items, 400 levels, all of
+    /// them shown by a browser. This bound replaces libxml2's. It stays a bound because libxml2 looks
+    /// a stray end tag up through all open elements: a page that opens thousands of elements and then
+    /// repeats stray end tags costs (its length × the depth). At 1024 such a page of 20 MB (the
+    /// default `max_response_bytes`) takes seconds, not the hours it could without one (and three
+    /// times what 256 allowed). `XML_PARSE_HUGE`'s other relaxations (text nodes and names over
+    /// 10 MB) cost time and memory linear in the page, whose size `max_response_bytes` bounds; HTML
+    /// has no entity declarations to expand. A page nested deeper keeps what came before the
+    /// element that went too deep and gives a warning.
+    public static let maximumDepth = 1024
 
     /// Parses a page; `charset` is the HTTP `Content-Type` charset, when there is one.
     public init(bytes: [UInt8], charset: String? = nil) throws(XPathError) {
         let decoded = DocumentDecoder(httpCharset: charset, markup: .html).decode(bytes)
-        problems = decoded.problems
         guard decoded.bytes.count < Int(Int32.max) else { throw XPathError("the page is too large to parse") }
         let flags: [htmlParserOption] = [
             HTML_PARSE_RECOVER, HTML_PARSE_NONET, HTML_PARSE_NOERROR, HTML_PARSE_NOWARNING, HTML_PARSE_IGNORE_ENC,
         ]
-        let options = Int32(bitPattern: flags.reduce(0) { $0 | $1.rawValue })
-        let parsed = decoded.bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    htmlReadMemory($0, Int32(buffer.count), nil, "UTF-8", options)
+        let options = Int32(bitPattern: flags.reduce(XML_PARSE_HUGE.rawValue) { $0 | $1.rawValue })
+        guard let parser = htmlNewParserCtxt() else { throw XPathError("the page could not be parsed as HTML (out of memory)") }
+        defer { htmlFreeParserCtxt(parser) }
+        // The context owns a malloc'd copy of the tree-building handler: its element callbacks are wrapped, to stop the
+        // parse at `maximumDepth`, and reached through the context's `_private`.
+        let depthGuard = HTMLDepthGuard(handler: parser.pointee.sax.pointee)
+        parser.pointee._private = Unmanaged.passUnretained(depthGuard).toOpaque()
+        parser.pointee.sax.pointee.startElement = HTMLDepthGuard.startElement
+        parser.pointee.sax.pointee.endElement = HTMLDepthGuard.endElement
+        let parsed = withExtendedLifetime(depthGuard) {
+            decoded.bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.flatMap { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        htmlCtxtReadMemory(parser, $0, Int32(buffer.count), nil, "UTF-8", options)
+                    }
                 }
             }
         }
         guard let parsed else { throw XPathError("the page could not be parsed as HTML (is it empty?)") }
         document = parsed
+        var problems = decoded.problems
+        if depthGuard.cut {
+            problems.append(Problem(.warning, "the page nests elements deeper than \(Self.maximumDepth); the rest of it was not read"))
+        }
+        self.problems = problems
     }
 
     deinit {
@@ -175,6 +203,46 @@ public struct HTMLNode {
         case XML_ELEMENT_NODE: document.markup(pointer)
         default: text
         }
+    }
+}
+
+/// The parse's element callbacks, wrapped to stop it at `HTMLDocument.maximumDepth`; found through the
+/// context's `_private`, as C callbacks cannot capture.
+private final class HTMLDepthGuard {
+    /// libxml2's tree-building callbacks.
+    let start: startElementSAXFunc?
+    let end: endElementSAXFunc?
+    /// An element went too deep and the parse was stopped.
+    var cut = false
+
+    init(handler: htmlSAXHandler) {
+        start = handler.startElement
+        end = handler.endElement
+    }
+
+    /// The guard of the parse whose user data (the context, for a tree-building parse) is `context`.
+    private static func of(_ context: UnsafeMutableRawPointer) -> (htmlParserCtxtPtr, HTMLDepthGuard)? {
+        let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+        guard let box = parser.pointee._private else { return nil }
+        return (parser, Unmanaged<HTMLDepthGuard>.fromOpaque(box).takeUnretainedValue())
+    }
+
+    static let startElement: startElementSAXFunc = { context, name, attributes in
+        guard let context, let (parser, depthGuard) = of(context), !depthGuard.cut else { return }
+        // libxml2 has pushed the element's name, not yet its node.
+        if parser.pointee.nameNr > HTMLDocument.maximumDepth {
+            depthGuard.cut = true
+            xmlStopParser(parser)
+            return
+        }
+        depthGuard.start?(context, name, attributes)
+    }
+
+    /// Once stopped, libxml2 still closes every open element; the tree is done by then, and the
+    /// element refused has no node to close.
+    static let endElement: endElementSAXFunc = { context, name in
+        guard let context, let (_, depthGuard) = of(context), !depthGuard.cut else { return }
+        depthGuard.end?(context, name)
     }
 }
 

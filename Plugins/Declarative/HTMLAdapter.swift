@@ -121,23 +121,34 @@ public struct HTMLAdapter: SourceAdapter {
     public func fetch(in context: FetchContext) async throws -> SourceResult {
         var filled = Set<String>()
         var count = 0
-        let result = try await Pagination.collect(first: start, pages: pages, maxItems: context.maxItems) { state in
-            var fetchRequest = try request.request(values: state.values, context: context)
-            // Following `next` links: the cursor is the next page's absolute URL.
-            if !state.cursor.isEmpty, let next = URL(string: state.cursor) { fetchRequest.url = next }
-            let response = try await context.send(fetchRequest)
-            let place = response.url.isFileURL ? response.url.path : response.url.absoluteString
-            guard (200..<300).contains(response.status) else {
-                throw FetchError(url: place, reason: .httpStatus(response.status))
-            }
-            let page = try read(
-                response.body, charset: response.charset, pageURL: response.url, place: place, state: state, context: context)
-            filled.formUnion(page.filled)
-            count += page.count
-            return page.page
-        }
+        let result = try await Pagination.collect(
+            first: start, pages: pages, maxItems: context.maxItems,
+            identity: { state in
+                // A state whose request cannot be made fails when fetched; until then it is told by itself.
+                (try? pageRequest(state, context: context)).map { AnyHashable(PageRequestKey($0)) } ?? AnyHashable(state)
+            },
+            fetch: { state in
+                let response = try await context.send(try pageRequest(state, context: context))
+                let place = response.url.isFileURL ? response.url.path : response.url.absoluteString
+                guard (200..<300).contains(response.status) else {
+                    throw FetchError(url: place, reason: .httpStatus(response.status))
+                }
+                let page = try read(
+                    response.body, charset: response.charset, pageURL: response.url, place: place, state: state, context: context)
+                filled.formUnion(page.filled)
+                count += page.count
+                return page.page
+            })
         context.logger.debug("read \(result.pagesRead) page(s), stopped: \(result.stop)", source: context.sourceName)
         return SourceResult(items: result.items, problems: result.problems + mapping.unmatched(filled: filled, count: count))
+    }
+
+    /// The request for a page.
+    func pageRequest(_ state: PageState, context: FetchContext) throws(AdapterError) -> FetchRequest {
+        var fetchRequest = try request.request(values: state.values, context: context)
+        // Following `next` links: the cursor is the next page's absolute URL.
+        if !state.cursor.isEmpty, let next = URL(string: state.cursor) { fetchRequest.url = next }
+        return fetchRequest
     }
 
     /// Scrapes one page: its items and the state of the next page.

@@ -127,13 +127,19 @@ public struct JSONAdapter: SourceAdapter {
         var filled = Set<String>()
         var notText: [String: String] = [:]
         var count = 0
-        let result = try await Pagination.collect(first: start, pages: pages, maxItems: context.maxItems) { state in
-            let page = try await page(state, context: context)
-            filled.formUnion(page.filled)
-            notText.merge(page.notText) { first, _ in first }
-            count += page.count
-            return page.page
-        }
+        let result = try await Pagination.collect(
+            first: start, pages: pages, maxItems: context.maxItems,
+            identity: { state in
+                // A state whose request cannot be made fails when fetched; until then it is told by itself.
+                (try? request.request(values: state.values, context: context)).map { AnyHashable(PageRequestKey($0)) } ?? AnyHashable(state)
+            },
+            fetch: { state in
+                let page = try await page(state, context: context)
+                filled.formUnion(page.filled)
+                notText.merge(page.notText) { first, _ in first }
+                count += page.count
+                return page.page
+            })
         context.logger.debug("read \(result.pagesRead) page(s), stopped: \(result.stop)", source: context.sourceName)
         return SourceResult(
             items: result.items, problems: result.problems + mapping.unmatched(filled: filled, count: count, notText: notText))

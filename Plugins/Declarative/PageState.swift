@@ -1,3 +1,4 @@
+import Foundation
 import TributaryCore
 
 /// Where a declarative source is in its pages: the values of `{cursor}`, `{page}` and `{offset}`.
@@ -35,4 +36,22 @@ struct MappedPage<Cursor: Hashable & Sendable>: Sendable {
     var count: Int
     /// What expressions that gave no text reached instead (an object, a list), by ``ItemMapping/matchedKey(_:)``.
     var notText: [String: String] = [:]
+}
+
+/// What fetching a page reads, for telling a page already read in a fetch: the request's method,
+/// URL (absolute, without the fragment, which is never sent), headers and body. A page state
+/// itself never repeats, as it counts pages.
+struct PageRequestKey: Hashable {
+    var method: String
+    var url: String
+    var headers: [HTTPHeader]
+    var body: [UInt8]?
+
+    init(_ request: FetchRequest) {
+        method = request.method.uppercased()
+        let url = request.url.absoluteString
+        self.url = url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
+        headers = request.headers
+        body = request.body
+    }
 }

@@ -237,6 +237,41 @@ struct HTMLAdapterTests {
         #expect(result.problems.isEmpty)
     }
 
+    /// A last page whose next link points back to the first: the loop compared whole page states (link, page number,
+    /// offset), which never repeat, so page 1 was fetched again and its warnings reported twice. A page whose request
+    /// (URL after resolving, headers, body) was made before in the fetch is no longer fetched.
+    @Test func aNextLinkBackToAPageAlreadyReadStops() async throws {
+        let server = try LoopbackServer()
+        server.route(
+            "/list",
+            .text(
+                "<html><body><ul><li><a href=\"/p/1\">Post 1</a><time>not a date</time></li></ul><a rel=\"next\" href=\"list/2#top\">2</a></body></html>",
+                contentType: "text/html; charset=utf-8"))
+        server.route(
+            "/list/2",
+            .text(
+                "<html><body><ul><li><a href=\"/p/2\">Post 2</a></li></ul><a rel=\"next\" href=\"../list\">1</a></body></html>",
+                contentType: "text/html; charset=utf-8"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: paged
+                adapter: html
+                url: \(server.baseURL)/list
+                items: //li
+                fields: {title: ./a, url: ./a/@href, published: ./time}
+                pagination: {next: "//a[@rel='next']/@href"}
+                pages: 10
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.title) == ["Post 1", "Post 2"])
+        #expect(server.allRequests.map(\.path) == ["/list", "/list/2"])
+        #expect(
+            result.problems.map(\.description) == [
+                "warning: feeds.yaml:6:42: fields.published: cannot read 'not a date' as a date in \(server.url("/list")) item 1; no date"
+            ])
+    }
+
     /// Big5, Shift_JIS and EUC-KR titles, declared only in the page (the server sends no charset).
     @Test(arguments: [
         ("<meta charset=\"big5\">", "c163c5e9a4a4a4e5bcd0c344", "繁體中文標題"),

@@ -136,6 +136,35 @@ struct JSONAdapterTests {
         #expect(server.allRequests.map { $0.query ?? "" } == ["page=1", "page=2"])
     }
 
+    /// An API that answers its last page with the cursor it was asked for: the loop compared whole page states (cursor,
+    /// page number, offset), which never repeat, so the page was fetched again, although a repeated cursor is documented
+    /// to stop the reading. A request made before in the fetch is no longer made again.
+    @Test func aRepeatedCursorIsNotFetchedAgain() async throws {
+        let server = try LoopbackServer()
+        server.route(
+            "/list",
+            .handler { request in
+                let cursor = request.query?.split(separator: "=", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+                let id = cursor.isEmpty ? "first" : "after-\(cursor)"
+                return LoopbackResponse(text: #"{"next":"c1","items":[{"id":"\#(id)"}]}"#)
+            })
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: paged
+                adapter: json
+                url: \(server.baseURL)/list?cursor={cursor}
+                items: items
+                fields: {id: id}
+                pagination: {cursor: next}
+                pages: 10
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.id) == ["first", "after-c1"])
+        #expect(server.allRequests.map { $0.query ?? "" } == ["cursor=", "cursor=c1"])
+        #expect(result.problems.isEmpty, "\(result.problems)")
+    }
+
     @Test func aHasMorePathThatFindsNothingStopsWithAWarning() async throws {
         let server = try LoopbackServer()
         server.route("/list", .text(#"{"more":true,"items":[{"id":"a"}]}"#, contentType: "application/json"))

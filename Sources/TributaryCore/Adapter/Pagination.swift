@@ -55,13 +55,17 @@ public enum Pagination {
     ///
     /// An item whose id was read before, on this page or an earlier one, is dropped; with `merge`,
     /// it is first merged into the copy kept (the one read first): `merge(&kept, repeated)`.
+    ///
+    /// A cursor is not fetched when its `identity` was fetched before: by default the cursor itself; an adapter whose
+    /// cursors carry more than the request (a page number beside the link) gives the request it makes.
     public static func collect<Cursor: Hashable & Sendable>(
         first: Cursor, pages: Int, maxItems: Int? = nil, merge: ((inout Item, Item) -> Void)? = nil,
-        fetch: (Cursor) async throws -> Page<Cursor>
+        identity: ((Cursor) -> AnyHashable)? = nil, fetch: (Cursor) async throws -> Page<Cursor>
     ) async throws -> Result {
+        let identity = identity ?? { AnyHashable($0) }
         var items: [Item] = []
         var positions: [String: Int] = [:]
-        var seenCursors: Set<Cursor> = [first]
+        var seenCursors: Set<AnyHashable> = [identity(first)]
         var problems: [Problem] = []
         var cursor = first
         var pagesRead = 0
@@ -92,12 +96,14 @@ public enum Pagination {
             let stop: Stop? =
                 if page.items.isEmpty { .emptyPage } else if fresh == 0 { .nothingNew } else if pagesRead >= pages {
                     .pageLimit
-                } else if page.next == nil { .noMore } else if let next = page.next, seenCursors.contains(next) { .repeatedCursor } else {
+                } else if page.next == nil { .noMore } else if let next = page.next, seenCursors.contains(identity(next)) {
+                    .repeatedCursor
+                } else {
                     nil
                 }
             if let stop { return Result(items: items, problems: problems, pagesRead: pagesRead, stop: stop) }
             guard let next = page.next else { return Result(items: items, problems: problems, pagesRead: pagesRead, stop: .noMore) }
-            seenCursors.insert(next)
+            seenCursors.insert(identity(next))
             cursor = next
         }
     }

@@ -168,7 +168,9 @@ public struct HTMLAdapter: SourceAdapter {
             document.baseHref.flatMap { URL(string: $0.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: pageURL)?.absoluteURL }
             .flatMap { WebLink.page($0.absoluteString) }.flatMap(URL.init(string:)) ?? pageURL
         let nodes = try document.nodes(items.text)
-        if nodes.isEmpty {
+        // A later page with no items is how pages end (`page: true` reads until one): only a first page that selects
+        // nothing is worth a warning.
+        if nodes.isEmpty, state == start {
             problems.append(Problem(.warning, "\(itemsLocation): items: '\(items)' selected nothing in \(place)"))
         }
         let environment = ItemMapping<XPathExpression>.Environment(

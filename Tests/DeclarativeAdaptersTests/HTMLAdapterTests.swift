@@ -272,6 +272,35 @@ struct HTMLAdapterTests {
             ])
     }
 
+    /// Numbered pages end at a page with no items, the documented way the reading stops; that page was reported as
+    /// `items: … selected nothing` on every run. Only a first page that selects nothing warns now.
+    @Test func anEmptyPageAfterTheFirstEndsThePagesWithoutAWarning() async throws {
+        let server = try LoopbackServer()
+        for number in 1...2 {
+            server.route(
+                "/end\(number).html",
+                .text(
+                    "<html><body><div class=\"post\"><a href=\"/p/\(number)\">Post \(number)</a></div></body></html>",
+                    contentType: "text/html; charset=utf-8"))
+        }
+        server.route("/end3.html", .text("<html><body><p>没有更多了</p></body></html>", contentType: "text/html; charset=utf-8"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - name: paged
+                adapter: html
+                url: \(server.baseURL)/end{page}.html
+                items: "//div[@class='post']"
+                fields: {title: ./a, url: ./a/@href}
+                pagination: {page: true}
+                pages: 5
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context())
+        #expect(result.items.map(\.title) == ["Post 1", "Post 2"])
+        #expect(server.allRequests.map(\.path) == ["/end1.html", "/end2.html", "/end3.html"])
+        #expect(result.problems.isEmpty, "\(result.problems)")
+    }
+
     /// Big5, Shift_JIS and EUC-KR titles, declared only in the page (the server sends no charset).
     @Test(arguments: [
         ("<meta charset=\"big5\">", "c163c5e9a4a4a4e5bcd0c344", "繁體中文標題"),

@@ -7,7 +7,7 @@ enum ValueConversion: Sendable, Hashable {
     case none
     /// HTML to plain text: tags stripped, entities decoded, whitespace collapsed.
     case htmlToText
-    /// A count from `12`, `"1,234"`, `"3.5k"` or `"1.2万"`.
+    /// A count from `12`, `"1,234"`, `"3.5k"`, `"1.2万"`, `"10w+"` or `"999+"`.
     case number
     /// A date in any form `DateParser` knows (RFC 822, RFC 3339, Unix time, Chinese, relative).
     case date
@@ -70,8 +70,14 @@ enum ValueConversion: Sendable, Hashable {
     /// The text as a whole count, or nil.
     static func count(_ text: String) -> Int? {
         var cleaned = text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: ",", with: "")
+            .replacingOccurrences(of: "，", with: "")
+        // `999+` and `10w+`: at least that many, which is what a count can say.
+        if cleaned.count > 1, cleaned.hasSuffix("+") { cleaned.removeLast() }
         var multiplier = 1.0
-        for (suffix, factor) in [("万", 10_000.0), ("亿", 100_000_000.0), ("k", 1000.0), ("K", 1000.0), ("m", 1e6), ("M", 1e6)]
+        for (suffix, factor) in [
+            ("万", 10_000.0), ("w", 10_000.0), ("W", 10_000.0), ("亿", 100_000_000.0), ("千", 1000.0), ("k", 1000.0), ("K", 1000.0),
+            ("m", 1e6), ("M", 1e6), ("b", 1e9), ("B", 1e9),
+        ]
         where cleaned.hasSuffix(suffix) {
             multiplier = factor
             cleaned = String(cleaned.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)

@@ -648,3 +648,38 @@ struct JSONAdapterTests {
         #expect(errors.contains { $0.contains("a 'body' needs method: POST") })
     }
 }
+
+/// Counts as Chinese and English sites write them. `999+`, `10w+` (万 in pinyin) and `1.5千` were "not a count", so
+/// the metric was lost with a warning.
+@Suite("counts")
+struct CountTests {
+    @Test(arguments: [
+        ("12", 12), ("1,204", 1204), ("3.1k", 3100), ("1.2万", 12_000), ("1.2 万", 12_000), ("10w+", 100_000), ("10W+", 100_000),
+        ("999+", 999), ("1.5千", 1500), ("2亿", 200_000_000), ("1.2M", 1_200_000), ("3B", 3_000_000_000), ("1，024", 1024),
+    ])
+    func aCountIsRead(text: String, count: Int) async throws {
+        let server = try LoopbackServer()
+        let body = #"{"list": [{"id": 1, "n": "\#(text)"}]}"#
+        server.route("/api", .text(body, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - {name: c, adapter: json, url: "\(server.url("/api"))", items: list, fields: {id: id, metrics: {views: n}}}
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context(name: "c"))
+        #expect(result.items.first?.metrics["views"] == count, "\(text): \(result.problems)")
+    }
+
+    @Test(arguments: ["+", "many", "1.2.3万", "w"])
+    func aTextThatIsNoCountIsNone(text: String) async throws {
+        let server = try LoopbackServer()
+        server.route("/api", .text(#"{"list": [{"id": 1, "n": "\#(text)"}]}"#, contentType: "application/json"))
+        let adapter = try DeclarativeTestSupport.adapter(
+            """
+            sources:
+              - {name: c, adapter: json, url: "\(server.url("/api"))", items: list, fields: {id: id, metrics: {views: n}}}
+            """)
+        let result = try await adapter.fetch(in: DeclarativeTestSupport.context(name: "c"))
+        #expect(result.items.first?.metrics["views"] == nil, "\(text)")
+    }
+}

@@ -115,6 +115,11 @@ public struct HTMLAdapter: SourceAdapter {
         if pages > 1, case .single = paging {
             throw options.error("pages", "'pages: \(pages)' needs 'pagination' to say how the next page is found")
         }
+        if let request, let option = request.option(using: "cursor") {
+            // Next links are followed as they are: {cursor} was empty on the first page and a whole URL after it.
+            throw options.error(
+                option, "{cursor} is never filled by the html adapter: it follows 'pagination.next' links as they are, or counts {page}")
+        }
         return (paging, start)
     }
 

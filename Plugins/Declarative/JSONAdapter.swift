@@ -120,6 +120,11 @@ public struct JSONAdapter: SourceAdapter {
         if pages > 1, case .single = paging {
             throw options.error("pages", "'pages: \(pages)' needs 'pagination' to say how the next page is found")
         }
+        if let request, let option = request.option(using: "cursor"), !paging.readsCursors {
+            // The request went out with an empty cursor (`page-.json`) and failed at every run.
+            throw options.error(
+                option, "{cursor} is filled only by 'pagination: {cursor: <path of the next cursor>}', which this source lacks")
+        }
         return (paging, hasMore, start)
     }
 

@@ -24,6 +24,11 @@ enum PageRule<Expression: Sendable & Hashable>: Sendable, Hashable {
     case cursor(Expression)
     /// Pages are numbered: `{page}` counts up by one, `{offset}` by the items read.
     case numbered
+
+    /// Whether the pages fill `{cursor}`.
+    var readsCursors: Bool {
+        if case .cursor = self { true } else { false }
+    }
 }
 
 /// One page as a declarative adapter mapped it, with what its fields found.

@@ -85,6 +85,15 @@ struct RequestTemplate: Sendable {
         self.url = url
     }
 
+    /// The option (`url`, `headers`, `query` or `body`) that first uses the variable, for a message at its line.
+    func option(using name: String) -> String? {
+        if url.expressions.contains(name) { return "url" }
+        if headers.contains(where: { $0.value.expressions.contains(name) }) { return "headers" }
+        if query.contains(where: { $0.value.expressions.contains(name) }) { return "query" }
+        if body?.expressions.contains(name) == true { return "body" }
+        return nil
+    }
+
     /// Whether any part of the request uses the variable.
     func uses(_ name: String) -> Bool {
         ([url] + headers.map(\.value) + query.map(\.value) + (body.map { [$0] } ?? [])).contains { $0.expressions.contains(name) }

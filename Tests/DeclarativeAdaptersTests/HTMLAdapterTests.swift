@@ -400,6 +400,16 @@ struct HTMLAdapterTests {
         }
     }
 
+    /// `{cursor}` in an html source's request was empty on the first page and a whole URL after it: the adapter follows
+    /// next links as they are. It is a configuration error at its line now.
+    @Test func aCursorInAnHTMLRequestIsAConfigurationError() {
+        let yaml = Self.yaml(base: "http://127.0.0.1:9").replacingOccurrences(of: "/list/index.html", with: "/list/{cursor}.html")
+        #expect(
+            DeclarativeTestSupport.errors(yaml) == [
+                "feeds.yaml:4:5: error: source 'listing': {cursor} is never filled by the html adapter: it follows 'pagination.next' links as they are, or counts {page}"
+            ])
+    }
+
     @Test func aBadXPathIsAConfigurationErrorAtItsLine() {
         let yaml = Self.yaml(base: "http://127.0.0.1:9", items: "//li[")
         #expect(

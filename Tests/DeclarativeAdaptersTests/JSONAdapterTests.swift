@@ -574,6 +574,11 @@ struct JSONAdapterTests {
             "feeds.yaml:7:5: error: source 's': 'pages: 3' needs 'pagination' to say how the next page is found"
         ),
         (
+            // The request went out with an empty cursor (`page-.json`), and failed at every run.
+            "fields: {id: id}\n    query: {after: '{cursor}'}",
+            "feeds.yaml:7:5: error: source 's': {cursor} is filled only by 'pagination: {cursor: <path of the next cursor>}', which this source lacks"
+        ),
+        (
             "fields: {id: id}\n    query: {p: '{pge}'}",
             "feeds.yaml:7:16: error: source 's': 'query.p': unknown variable {pge}; did you mean {page}? (variables: cursor, page, offset)"
         ),

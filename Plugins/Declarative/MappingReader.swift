@@ -154,6 +154,16 @@ struct MappingReader<Expression: Sendable & Hashable & CustomStringConvertible> 
         case .mapping:
             let keys = [expressionKey, "template", "value", "convert", "format", "timezone"]
             let pairs = try pairs(node, "'\(name)'", allowed: keys)
+            // One way to the value, one conversion: the second of either was ignored without a word.
+            for group in [[expressionKey, "template", "value"], ["convert", "format"]] {
+                let given = pairs.filter { group.contains($0.key) }
+                if given.count > 1 {
+                    throw error(
+                        given[1],
+                        "'\(name)' takes one of \(group.map { "'\($0)'" }.joined(separator: ", ")), not both '\(given[0].key)' and '\(given[1].key)'"
+                    )
+                }
+            }
             for inner in pairs {
                 switch inner.key {
                 case expressionKey:

@@ -587,6 +587,15 @@ struct JSONAdapterTests {
             "feeds.yaml:6:53: error: source 's': 'fields.published.timezone': 'IST' is an abbreviation, not an IANA time zone name; write Asia/Kolkata (India), Europe/Dublin (Ireland) or Asia/Jerusalem (Israel)"
         ),
         (
+            // The template won and the path was ignored without a word.
+            "fields: {id: {template: 'T{id}', path: title}}",
+            "feeds.yaml:6:38: error: source 's': 'fields.id' takes one of 'path', 'template', 'value', not both 'template' and 'path'"
+        ),
+        (
+            "fields: {id: id, published: {path: d, convert: unix, format: 'yyyy-MM-dd'}}",
+            "feeds.yaml:6:58: error: source 's': 'fields.published' takes one of 'convert', 'format', not both 'convert' and 'format'"
+        ),
+        (
             "fields: {id: 'x{id'}",
             "feeds.yaml:6:18: error: source 's': 'fields.id': template 'x{id': '{' without a closing '}' (write {{ for a literal brace)"
         ),

@@ -160,8 +160,8 @@ public final class CurlFetcher: Fetcher {
                         url: place, reason: .invalidResponse("refused to follow a redirect to a URL that is not http(s): \(location)")))
             }
             let remaining = timeout - spent
-            guard remaining > .zero else {
-                return .failure(FetchError(url: place, reason: .timedOut(seconds: Double(spent.components.seconds))))
+            guard remaining >= .milliseconds(1) else {
+                return .failure(FetchError(url: place, reason: .timedOut(seconds: spent.inSeconds)))
             }
             if Self.origin(of: next) != Self.origin(of: request.url) { request.headers = [] }
             if [301, 302, 303].contains(response.status) && request.method.uppercased() == "POST" || response.status == 303 {

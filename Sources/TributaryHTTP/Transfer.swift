@@ -231,8 +231,10 @@ final class Transfer: @unchecked Sendable {
         return bytes[start..<end]
     }
 
+    /// At least 1: libcurl reads a timeout of 0 as none at all, so a limit of less than a millisecond left (the end of a
+    /// redirect chain) would have lifted the limit.
     static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.inMilliseconds)
+        max(1, Int(duration.inMilliseconds))
     }
 }
 

@@ -201,6 +201,15 @@ struct CurlFetcherTests {
         #expect(executor.blocked, "the task waited for its thread")
     }
 
+    /// libcurl reads a timeout of 0 as none at all. A redirect chain with less than a millisecond left gave its last
+    /// hop `timeout: 0`, rounded down, and that hop ran without a limit (a reviewer's 40 ms source read a 2.5 s
+    /// answer). A limit is never below 1 ms now, and a chain with less than that left ends, timed out.
+    @Test func aTimeoutNeverBecomesNone() {
+        #expect(Transfer.milliseconds(.microseconds(400)) == 1)
+        #expect(Transfer.milliseconds(.zero) == 1)
+        #expect(Transfer.milliseconds(.milliseconds(1500)) == 1500)
+    }
+
     @Test func aRedirectedPostWithHeadersBecomesAGetAndLoopsAndFileURLsAreStillRefused() async throws {
         let server = try LoopbackServer()
         server.route("/form", .redirect(to: "/done", status: 303))
@@ -525,6 +534,8 @@ struct RetryPolicyTests {
             (.hostNotFound, "host not found (DNS lookup failed)"),
             (.timedOut(seconds: 30), "timed out after 30 s"),
             (.timedOut(seconds: 2.5), "timed out after 2.5 s"),
+            (.timedOut(seconds: 0.04), "timed out after 40 ms"),
+            (.timedOut(seconds: 0.96), "timed out after 1 s"),
             (.httpStatus(503), "HTTP 503 Service Unavailable"),
             (.httpStatus(418), "HTTP 418"),
             (.tooLarge(limit: 20 * 1024 * 1024), "response larger than the limit of 20 MB"),

@@ -64,7 +64,7 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .fileUnreadable(let why): "cannot read file: \(why)"
         case .hostNotFound: "host not found (DNS lookup failed)"
         case .connectionRefused: "connection refused"
-        case .timedOut(let seconds): "timed out after \(Self.tenths(seconds)) s"
+        case .timedOut(let seconds): "timed out after \(Self.tenths(seconds))"
         case .httpStatus(let status): "HTTP \(status)\(HTTPStatusText.phrase(status).map { " \($0)" } ?? "")"
         case .tooLarge(let limit, let setting):
             "response larger than the limit of \(ByteCountText.format(limit))\(setting.map { " (\($0))" } ?? "")"
@@ -77,10 +77,11 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `30`, `0.4`: seconds to a tenth, without a trailing `.0`.
+    /// `30 s`, `2.5 s`: seconds to a tenth, without a trailing `.0`; under a second, `40 ms` (not `0 s`).
     private static func tenths(_ seconds: Double) -> String {
+        if seconds < 0.95 { return "\(Int((seconds * 1000).rounded())) ms" }
         let rounded = (seconds * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return (rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) + " s"
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import TributaryCore
 import TributaryJSON
 import TributaryModel
@@ -277,4 +277,9 @@ extension JSONAdapter {
     /// Only a first page asked "has it changed?" could answer for the source: with more pages, one further on may
     /// have changed while the first did not, so every page is read at every run.
     public var firstAnswerCoversTheSource: Bool { pages == 1 }
+
+    /// The first page's file, when it is one: `url` may hold `{variables}`.
+    public func localFiles(relativeTo directory: URL) -> [(option: String, file: URL)] {
+        request.firstFile(start, relativeTo: directory).map { [("url", $0)] } ?? []
+    }
 }

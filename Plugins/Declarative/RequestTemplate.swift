@@ -85,6 +85,15 @@ struct RequestTemplate: Sendable {
         self.url = url
     }
 
+    /// The file the first page is read from, when it is one: its URL with the source's variables and the first page's
+    /// values filled in, resolved against `directory`.
+    func firstFile(_ first: PageState, relativeTo directory: URL) -> URL? {
+        let all = variables.merging(first.values) { _, page in page }
+        guard let text = url.render({ all[$0] }) else { return nil }
+        let resolved = URLResolver.resolve(text, against: directory)
+        return resolved.isFileURL ? resolved : nil
+    }
+
     /// The option (`url`, `headers`, `query` or `body`) that first uses the variable, for a message at its line.
     func option(using name: String) -> String? {
         if url.expressions.contains(name) { return "url" }

@@ -192,7 +192,7 @@ struct EndToEndTests {
 
     /// The `json` and `html` adapters' `url` may hold `{variables}`, so it is text, not a URL option, and the check
     /// passed it by: an output written over such a source's file destroyed it at the first run. `check` refuses it
-    /// now, as for any source's file; a `url` with a variable is not a file name to compare.
+    /// now, as for any source's file, the source's own variables and the first page's values filled in.
     @Test func anOutputOverADeclarativeSourcesFileIsRefused() async throws {
         let folder = try CLIFixtures.folderWithFeeds()
         let page = "<html><body><div class=\"post\"><h2><a href=\"/1\">One</a></h2></div></body></html>\n"
@@ -203,10 +203,12 @@ struct EndToEndTests {
               - {name: page, adapter: html, url: listing.html, items: "//div[@class='post']", fields: {title: .//h2}}
               - {name: api, adapter: json, url: ./data.json, items: list, fields: {title: title}}
               - {name: paged, adapter: json, url: "p{page}.json", items: list, fields: {title: title}, pagination: {page: true}}
+              - {name: named, adapter: json, url: "out/{n}.json", variables: {n: river}, items: list, fields: {title: title}}
             outputs:
               - {type: atom, path: listing.html}
               - {type: jsonfeed, path: data.json}
-              - {type: jsonfeed, path: "p{page}.json"}
+              - {type: jsonfeed, path: p1.json}
+              - {type: jsonfeed, path: out/river.json}
 
             """
         try folder.write(yaml, to: "feeds.yaml")
@@ -214,9 +216,11 @@ struct EndToEndTests {
         #expect(check.status == 1)
         #expect(
             check.standardError == """
-                feeds.yaml:6:24: error: 'path' 'listing.html' is the file source 'page' reads (line 2): the output would overwrite it
-                feeds.yaml:7:28: error: 'path' 'data.json' is the file source 'api' reads (line 3): the output would overwrite it
-                tributary: 2 errors in feeds.yaml
+                feeds.yaml:7:24: error: 'path' 'listing.html' is the file source 'page' reads (line 2): the output would overwrite it
+                feeds.yaml:8:28: error: 'path' 'data.json' is the file source 'api' reads (line 3): the output would overwrite it
+                feeds.yaml:9:28: error: 'path' 'p1.json' is the file source 'paged' reads (line 4): the output would overwrite it
+                feeds.yaml:10:28: error: 'path' 'out/river.json' is the file source 'named' reads (line 5): the output would overwrite it
+                tributary: 4 errors in feeds.yaml
 
                 """)
         let run = try await TributaryBinary.run(["run", "--no-state"], in: folder.url.path)

@@ -1,3 +1,4 @@
+public import Foundation
 public import TributaryModel
 
 /// A source adapter: turns what one kind of source speaks into items.
@@ -37,6 +38,11 @@ public protocol SourceAdapter: Sendable {
     /// unchanged, so that a run may reuse its stored items. An adapter that reads several pages says no: a page
     /// further on (a thread's last) may have changed while the first did not. True unless the adapter says otherwise.
     var firstAnswerCoversTheSource: Bool { get }
+
+    /// The local files the source reads that its `url`-kind options do not name already (an address built from
+    /// `{variables}`), with the option each comes from, resolved against `directory`: no output may be written over
+    /// one. None unless the adapter says otherwise.
+    func localFiles(relativeTo directory: URL) -> [(option: String, file: URL)]
 }
 
 extension SourceAdapter {
@@ -51,6 +57,9 @@ extension SourceAdapter {
 
     /// One answer covers the source unless the adapter says otherwise.
     public var firstAnswerCoversTheSource: Bool { true }
+
+    /// No files beyond those of `url`-kind options unless the adapter says otherwise.
+    public func localFiles(relativeTo directory: URL) -> [(option: String, file: URL)] { [] }
 }
 
 /// What one fetch of a source produced.

@@ -171,23 +171,16 @@ private struct ConfigurationBuilder {
         Self.identity(reader.directory.appendingPathComponent((reader.file as NSString).lastPathComponent))
     }
 
-    /// The local files a source reads (its `file:` URLs and paths). A `url` that may hold `{variables}` (the `json` and
-    /// `html` adapters') is text, not a URL option; written without one, it names its file as plainly.
+    /// The local files a source reads: its `file:` URLs and paths, and those the adapter builds (a `url` holding
+    /// `{variables}`, as the `json` and `html` adapters' may, is text, not a URL option).
     private func localFiles(_ source: SourceConfig) -> [ReadFile] {
-        type(of: source.adapter).options.compactMap { spec in
-            let url: URL
-            switch spec.kind {
-            case .url:
-                guard let given = source.options.url(spec.name) else { return nil }
-                url = given
-            case .string where spec.name == "url":
-                guard let text = source.options.string(spec.name), !text.contains("{") else { return nil }
-                url = URLResolver.resolve(text, against: reader.directory)
-            default:
-                return nil
-            }
+        let named = type(of: source.adapter).options.compactMap { spec -> (option: String, file: URL)? in
+            guard case .url = spec.kind, let url = source.options.url(spec.name) else { return nil }
+            return (spec.name, url)
+        }
+        return (named + source.adapter.localFiles(relativeTo: reader.directory)).compactMap { option, url in
             guard url.isFileURL else { return nil }
-            let line = source.options.position(spec.name).line
+            let line = source.options.position(option).line
             return ReadFile(path: Self.identity(url), what: "the file source '\(source.name)' reads (line \(line))")
         }
     }

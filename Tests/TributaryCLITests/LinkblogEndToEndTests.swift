@@ -14,7 +14,9 @@ struct LinkblogEndToEndTests {
           {"id": "1", "url": "https://links.example/2026/12/rust", "external_url": "https://news.example/rust-2026?utm_source=rss",
            "title": "Rust 2026 is out", "content_text": "Worth a read.", "date_published": "2026-12-01T08:00:00Z"},
           {"id": "2", "url": "https://links.example/2026/12/own", "external_url": "javascript:alert(1)",
-           "title": "A post of my own", "content_text": "Mine.", "date_published": "2026-12-01T07:00:00Z"}]}
+           "title": "A post of my own", "content_text": "Mine.", "date_published": "2026-12-01T07:00:00Z"},
+          {"id": "3", "url": "https://links.example/2026/12/idn", "external_url": "https://例子.测试:8443/新闻",
+           "title": "An address in Chinese", "content_text": "IDN.", "date_published": "2026-12-01T06:00:00Z"}]}
 
         """
 
@@ -56,9 +58,14 @@ struct LinkblogEndToEndTests {
         let rss = try folder.read("out/river.rss")
         #expect(rss.contains(#"<atom:link rel="related" href="\#(external)"/>"#), "\(rss)")
         let json = try FeedParser(FeedParser.Options(source: "reread")).parse(Array(try folder.read("out/river.json").utf8))
-        #expect(json.items.map(\.url) == ["https://links.example/2026/12/rust", "https://links.example/2026/12/own"])
-        #expect(json.items.map(\.externalURL) == [external, nil], "tracking parameters and javascript: go, as from links")
+        #expect(
+            json.items.map(\.url) == [
+                "https://links.example/2026/12/rust", "https://links.example/2026/12/own", "https://links.example/2026/12/idn",
+            ])
+        #expect(json.items.prefix(2).map(\.externalURL) == [external, nil], "tracking parameters and javascript: go, as from links")
+        #expect(json.items.last?.externalURL != nil)
         let page = try folder.read("out/index.html")
         #expect(page.contains(#"<a class="external" href="\#(external)">→ news.example</a>"#), "\(page)")
+        #expect(page.contains("→ 例子.测试</a>"), "the host as written, not its punycode, and without the port")
     }
 }

@@ -226,8 +226,7 @@ public struct HTMLRiver: Sendable {
         let names = item.authors.compactMap { $0.name.flatMap { $0.isEmpty ? nil : $0 } }
         if !names.isEmpty { html += " · <span class=\"author\">\(Self.escape(names.joined(separator: ", ")))</span>" }
         if let external = item.externalURL.flatMap(WebLink.page) {
-            let host = URL(string: external)?.host ?? external
-            html += " · <a class=\"external\" href=\"\(Self.escape(external))\">→ \(Self.escape(host))</a>"
+            html += " · <a class=\"external\" href=\"\(Self.escape(external))\">→ \(Self.escape(Self.host(of: external)))</a>"
         }
         html += "</p>\n"
         if showsContent, let content = item.contentHTML.map(Self.pageContent), !content.isEmpty {
@@ -250,6 +249,16 @@ public struct HTMLRiver: Sendable {
             html += "</ul>\n"
         }
         html += "</div>\n</article>\n"
+    }
+
+    /// The host of a web link as written (`例子.测试`, where `URL` would give its punycode), without a user or port.
+    static func host(of link: String) -> String {
+        guard let start = link.range(of: "://")?.upperBound else { return link }
+        let rest = link[start...]
+        var host = rest[..<(rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex)]
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        if !host.hasPrefix("["), let colon = host.lastIndex(of: ":") { host = host[..<colon] }
+        return host.isEmpty ? link : String(host)
     }
 
     /// Content HTML as the page embeds it: sanitized again (whatever adapter made it, nothing

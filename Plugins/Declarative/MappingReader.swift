@@ -107,7 +107,7 @@ struct MappingReader<Expression: Sendable & Hashable & CustomStringConvertible> 
     }
 
     /// A field's rule checked for what its name implies: dates are converted as dates (by default, the feed parser's
-    /// forms), and only dates take a time zone.
+    /// forms), only dates take a time zone, and a text field takes no date or count conversion (it was ignored).
     private func dateChecked(_ rule: FieldRule<Expression>, _ pair: OptionPair, _ name: String) throws(ConfigError) -> FieldRule<Expression>
     {
         var rule = rule
@@ -119,6 +119,12 @@ struct MappingReader<Expression: Sendable & Hashable & CustomStringConvertible> 
             }
             if used.timeZone != nil, !used.conversion.isDate, !isDate {
                 throw error(pair, "'fields.\(pair.key)': 'timezone' only applies to dates")
+            }
+            if !isDate, used.conversion.isDate || used.conversion == .number {
+                throw error(
+                    pair,
+                    "'fields.\(pair.key)' is text: convert it with text or html_to_text (dates go in published or updated, counts in metrics)"
+                )
             }
         }
         if isDate, rule.conversion == .none { rule.conversion = .date }

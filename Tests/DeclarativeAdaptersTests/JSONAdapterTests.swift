@@ -596,6 +596,15 @@ struct JSONAdapterTests {
             "feeds.yaml:6:58: error: source 's': 'fields.published' takes one of 'convert', 'format', not both 'convert' and 'format'"
         ),
         (
+            // Ignored without a word: a text field is not converted as a date or a count.
+            "fields: {id: id, title: {path: t, convert: number}}",
+            "feeds.yaml:6:22: error: source 's': 'fields.title' is text: convert it with text or html_to_text (dates go in published or updated, counts in metrics)"
+        ),
+        (
+            "fields: {id: id, summary: {path: s, format: yyyy}}",
+            "feeds.yaml:6:22: error: source 's': 'fields.summary' is text: convert it with text or html_to_text (dates go in published or updated, counts in metrics)"
+        ),
+        (
             "fields: {id: 'x{id'}",
             "feeds.yaml:6:18: error: source 's': 'fields.id': template 'x{id': '{' without a closing '}' (write {{ for a literal brace)"
         ),

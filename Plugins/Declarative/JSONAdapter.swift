@@ -183,7 +183,7 @@ public struct JSONAdapter: SourceAdapter {
     func read(
         _ root: JSONValue, state: PageState, place: String, pageURL: URL, context: FetchContext
     ) throws(AdapterError) -> MappedPage<PageState> {
-        var entries = items.values(in: root)
+        var (entries, undecodable) = items.valuesAndUndecodable(in: root)
         if entries.isEmpty, !items.reachesEmptyCollection(in: root) {
             throw AdapterError(
                 "\(itemsLocation): items: '\(items)' found nothing in \(place): \(items.explainMissing(in: root, origin: "the response"))")
@@ -195,7 +195,7 @@ public struct JSONAdapter: SourceAdapter {
             source: context.sourceName, pageURL: baseURL ?? pageURL, timeZone: context.timeZone, now: context.now)
         var found: [Item] = []
         // Entries an `@json` step could not read are not items, but they are not silently gone either.
-        var problems = items.undecodable(in: root).map { failure in
+        var problems = undecodable.map { failure in
             Problem(.warning, "\(itemsLocation): items: \(place): \(failure); the entry was skipped")
         }
         var filled = Set<String>()

@@ -198,45 +198,39 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension JSONPath {
-    /// The strings an `@json` step met that hold no valid JSON, each named by where it is and what is wrong with it:
-    /// `data[3].content is not valid JSON at 1:14: …`. The path skips them; this says which.
-    func undecodable(in value: JSONValue) -> [String] {
-        guard steps.contains(.decode) else { return [] }
+    /// The values the path reaches, as ``values(in:)`` finds them, and the strings an `@json` step met that hold no
+    /// valid JSON, each named by where it is and what is wrong with it (`data[3].content is not valid JSON at 1:14: …`):
+    /// the path skips them; this says which, in the same walk, so that each string is parsed once.
+    func valuesAndUndecodable(in value: JSONValue) -> (values: [JSONValue], undecodable: [String]) {
+        guard steps.contains(.decode) else { return (values(in: value), []) }
         var current = [(value: value, place: fromRoot ? "$" : "")]
         var failures: [String] = []
         for step in steps {
-            var next: [(value: JSONValue, place: String)] = []
-            for (value, place) in current {
-                switch step {
-                case .key(let key):
-                    if let found = value[key] { next.append((found, place + Self.render(step, after: place))) }
-                case .index(let number):
-                    guard let array = value.array else { continue }
-                    let position = number < 0 ? array.count + number : number
-                    if array.indices.contains(position) { next.append((array[position], place + "[\(position)]")) }
-                case .all:
-                    if let array = value.array {
-                        next += array.enumerated().map { ($0.element, place + "[\($0.offset)]") }
-                    } else if let object = value.object {
-                        next += object.map { ($0.value, place + Self.render(.key($0.key), after: place)) }
-                    }
-                case .decode:
-                    guard case .string(let text) = value else {
-                        next += Self.apply(step, to: value).map { ($0, place) }
-                        continue
-                    }
-                    do {
-                        next.append((try JSON.parse(text), place))
+            current = current.flatMap { value, place -> [(value: JSONValue, place: String)] in
+                switch (step, value) {
+                case (.decode, .string(let text)):
+                    do throws(JSONParseError) {
+                        return [(try JSON.parse(text), place)]
                     } catch {
-                        failures.append(
-                            "\(place.isEmpty ? "the response" : place) is not valid JSON at \(error.line):\(error.column): \(error.message)"
-                        )
+                        let here = place.isEmpty ? "the response" : place
+                        failures.append("\(here) is not valid JSON at \(error.line):\(error.column): \(error.message)")
+                        return []
                     }
+                case (.all, .object(let object)):
+                    return object.map { ($0.value, place + Self.render(.key($0.key), after: place)) }
+                case (.all, _):
+                    return Self.apply(step, to: value).enumerated().map { ($0.element, place + "[\($0.offset)]") }
+                case (.index(let number), _):
+                    let position = number < 0 ? (value.array?.count ?? 0) + number : number
+                    return Self.apply(step, to: value).map { ($0, place + "[\(position)]") }
+                case (.decode, _):
+                    return Self.apply(step, to: value).map { ($0, place) }
+                case (.key, _):
+                    return Self.apply(step, to: value).map { ($0, place + Self.render(step, after: place)) }
                 }
             }
-            current = next
         }
-        return failures
+        return (current.map(\.value), failures)
     }
 
     /// Whether the path found nothing only because a `[*]` met an empty (or null) list or object:

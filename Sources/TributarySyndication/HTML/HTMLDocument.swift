@@ -160,7 +160,7 @@ public struct HTMLNode {
     /// Elements whose contents a browser does not show as text: libxml2's text content has them
     /// (a title read `HeadlinetrackClick()`), a field's text does not. The node a field selects is
     /// read whatever its name: `./script[@type='application/ld+json']` gives the script's text.
-    private static let hiddenElements: Set<String> = ["script", "style", "template", "noscript"]
+    private static let hiddenElements = HTMLNameTable(["script", "style", "template", "noscript"].map { ($0, ()) })
 
     /// The text of the text nodes below `root`, in document order, leaving out comments and the
     /// contents of `hiddenElements`. A loop, not recursion: a page may nest elements deeply.
@@ -175,7 +175,7 @@ public struct HTMLNode {
                     bytes.append(contentsOf: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
                 }
             case XML_ELEMENT_NODE:
-                descend = !(current.pointee.name.map { hiddenElements.contains(String(cString: $0).lowercased()) } ?? false)
+                descend = current.pointee.name.map { hiddenElements.value(for: $0) == nil } ?? true
             default:
                 break  // comments, processing instructions
             }

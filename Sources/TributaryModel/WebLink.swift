@@ -175,11 +175,15 @@ public enum WebLink {
     /// The link without what comes before the last `@` of its authority (its user name and password); nil when it has
     /// no `@` there, or no authority (`magnet:`, `mailto:`).
     public static func removingUserInformation(_ link: String) -> String? {
+        guard let authority = authority(of: link), let at = authority.lastIndex(of: "@") else { return nil }
+        return String(link[..<authority.startIndex] + link[link.index(after: at)...])
+    }
+
+    /// The authority of a link as written (`user@host:port`, after `://` and up to the path, query or fragment); nil
+    /// when it has none (`magnet:`, `mailto:`).
+    public static func authority(of link: String) -> Substring? {
         guard let colon = link.firstIndex(of: ":"), link[colon...].hasPrefix("://") else { return nil }
-        let start = link.index(colon, offsetBy: 3)
-        let authority = link[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@") else { return nil }
-        return String(link[..<start] + link[link.index(after: at)...])
+        return link[link.index(colon, offsetBy: 3)...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     }
 
     /// What ``accepted(_:schemes:)`` makes of a link.

@@ -253,9 +253,7 @@ public struct HTMLRiver: Sendable {
 
     /// The host of a web link as written (`例子.测试`, where `URL` would give its punycode), without a user or port.
     static func host(of link: String) -> String {
-        guard let start = link.range(of: "://")?.upperBound else { return link }
-        let rest = link[start...]
-        var host = rest[..<(rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex)]
+        guard var host = WebLink.authority(of: link) else { return link }
         if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
         if !host.hasPrefix("["), let colon = host.lastIndex(of: ":") { host = host[..<colon] }
         return host.isEmpty ? link : String(host)
